@@ -1,0 +1,48 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "keysim",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "keysim", targets: ["keysim"]),
+        .library(name: "TraceRecorder", targets: ["TraceRecorder"]),
+    ],
+    targets: [
+        // System libraries: one module map and shim header each, found through pkg-config.
+        .systemLibrary(
+            name: "CSQLite",
+            path: "Sources/CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
+        .systemLibrary(
+            name: "CZstd",
+            path: "Sources/CZstd",
+            pkgConfig: "libzstd",
+            providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]
+        ),
+
+        // The engine and the component models: standard library only.
+        .target(
+            name: "Sim",
+            swiftSettings: [.define("KEYSIM_INTERNAL_CHECKS", .when(configuration: .debug))],
+            linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]
+        ),
+        // Scenario files, traces and the wiring of a simulation.
+        .target(name: "Scenarios", dependencies: ["Sim", "CZstd"]),
+        // The SQLite store, statistics and exporters.
+        .target(name: "Report", dependencies: ["Sim", "Scenarios", "CSQLite"]),
+        // The command-line tool: parses arguments and wires the modules together.
+        .executableTarget(name: "keysim", dependencies: ["Sim", "Scenarios", "Report"]),
+        // `make bench`: prints `bench <name> <value> <unit>` lines.
+        .executableTarget(name: "KeysimBench", dependencies: ["Sim", "Scenarios", "Report"]),
+        // A trace writer a keyboard extension can embed (Foundation at most).
+        .target(name: "TraceRecorder"),
+
+        .testTarget(name: "SimTests", dependencies: ["Sim"]),
+        .testTarget(name: "ScenariosTests", dependencies: ["Sim", "Scenarios"]),
+        .testTarget(name: "ReportTests", dependencies: ["Sim", "Scenarios", "Report"]),
+        .testTarget(name: "CLITests", dependencies: ["keysim"]),
+    ]
+)

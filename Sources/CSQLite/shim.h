@@ -1,0 +1,9 @@
+#ifndef KEYSIM_CSQLITE_SHIM_H
+#define KEYSIM_CSQLITE_SHIM_H
+#include <sqlite3.h>
+
+/// SQLITE_TRANSIENT is a macro around a function-pointer cast that Swift cannot import.
+static inline sqlite3_destructor_type keysim_sqlite_transient(void) {
+    return SQLITE_TRANSIENT;
+}
+#endif

@@ -1,0 +1,125 @@
+/// The clock and the pending events of one replication.
+///
+/// The engine only orders events; models decide what an event means. A model's run loop is
+///
+///     while let event = engine.next() { handle(event, &engine) }
+///
+/// Time only moves when `next()` pops an event, and it never moves backwards.
+public struct Engine<Event> {
+    /// The current simulated time: the time of the event last returned by `next()`.
+    @inlinable public var now: SimTime { clock }
+    /// The events processed so far.
+    @inlinable public var eventsProcessed: Int { processed }
+    @usableFromInline var clock: SimTime = .zero
+    @usableFromInline var processed: Int = 0
+    @usableFromInline var queue: EventQueue<Event>
+
+    /// Creates an engine at time zero with no pending events.
+    /// - Parameter pendingEventsMax: the most events that may be pending at once.
+    public init(pendingEventsMax: Int = 1 << 24) {
+        queue = EventQueue(capacityMax: pendingEventsMax)
+    }
+
+    /// The number of pending events.
+    public var pendingCount: Int { queue.count }
+
+    /// Whether nothing is left to happen.
+    public var isIdle: Bool { queue.isEmpty }
+
+    /// The time of the next pending event.
+    public var nextEventTime: SimTime? { queue.earliestTime.map(SimTime.init(nanoseconds:)) }
+
+    /// Schedules an event at an absolute time, which must not be in the past.
+    /// - Complexity: O(log n)
+    @inlinable @discardableResult
+    public mutating func schedule(_ event: Event, at time: SimTime) -> TimerHandle {
+        precondition(time >= now, "cannot schedule in the past: \(time) < \(now)")
+        return queue.schedule(event, at: time.nanoseconds)
+    }
+
+    /// Schedules an event a non-negative duration from now.
+    /// - Complexity: O(log n)
+    @inlinable @discardableResult
+    public mutating func schedule(_ event: Event, after delay: SimDuration) -> TimerHandle {
+        precondition(delay.nanoseconds >= 0, "negative delay \(delay)")
+        return queue.schedule(event, at: now.nanoseconds + delay.nanoseconds)
+    }
+
+    /// Cancels a pending event; `false` if it already fired or was cancelled.
+    /// - Complexity: O(log n)
+    @inlinable @discardableResult
+    public mutating func cancel(_ handle: TimerHandle) -> Bool { queue.cancel(handle) }
+
+    /// Moves a pending event to a new time (not in the past), replacing the event when one is
+    /// given; `false` if it is no longer pending.
+    /// - Complexity: O(log n)
+    @inlinable @discardableResult
+    public mutating func reschedule(_ handle: TimerHandle, to time: SimTime, event: Event? = nil) -> Bool {
+        precondition(time >= now, "cannot reschedule into the past: \(time) < \(now)")
+        return queue.reschedule(handle, to: time.nanoseconds, payload: event)
+    }
+
+    /// Whether the handle's event is still pending.
+    @inlinable public func isPending(_ handle: TimerHandle) -> Bool { queue.isPending(handle) }
+
+    /// The time a pending event will fire at.
+    public func fireTime(of handle: TimerHandle) -> SimTime? {
+        queue.time(of: handle).map(SimTime.init(nanoseconds:))
+    }
+
+    /// Pops the earliest event and advances the clock to its time.
+    /// - Complexity: O(log n)
+    @inlinable
+    public mutating func next() -> Event? {
+        guard let (time, event) = queue.popEarliest() else { return nil }
+        precondition(time >= now.nanoseconds, "time went backwards")
+        clock = SimTime(nanoseconds: time)
+        processed += 1
+        return event
+    }
+
+    /// Pops the earliest event only if it fires at or before `limit`.
+    @inlinable
+    public mutating func next(notAfter limit: SimTime) -> Event? {
+        guard let time = queue.earliestTime, time <= limit.nanoseconds else { return nil }
+        return next()
+    }
+}
+
+/// A one-shot timer that can be armed, re-armed and cancelled, as a debounce timer is.
+///
+/// Keeps the handle of its pending event so that re-arming moves the same event in
+/// O(log n) instead of leaving stale events behind.
+public struct SimTimer: Sendable {
+    @usableFromInline var handle: TimerHandle?
+
+    /// Creates a disarmed timer.
+    public init() {}
+
+    /// Arms the timer to fire `event` at `time`, moving it if it is already armed.
+    @inlinable
+    public mutating func arm<Event>(_ event: Event, at time: SimTime, in engine: inout Engine<Event>) {
+        if let handle, engine.reschedule(handle, to: time, event: event) { return }
+        handle = engine.schedule(event, at: time)
+    }
+
+    /// Disarms the timer; nothing happens if it is not armed.
+    @inlinable
+    public mutating func cancel<Event>(in engine: inout Engine<Event>) {
+        if let handle { engine.cancel(handle) }
+        handle = nil
+    }
+
+    /// Whether the timer is armed and has not fired yet.
+    @inlinable
+    public func isArmed<Event>(in engine: Engine<Event>) -> Bool {
+        guard let handle else { return false }
+        return engine.isPending(handle)
+    }
+
+    /// The time the timer fires at, if armed.
+    public func fireTime<Event>(in engine: Engine<Event>) -> SimTime? {
+        guard let handle else { return nil }
+        return engine.fireTime(of: handle)
+    }
+}

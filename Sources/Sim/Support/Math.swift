@@ -1,0 +1,31 @@
+// The one file in Sim that reaches the C math library (libm), so that the rest of the
+// module stays on the standard library alone. Not Foundation: Sim does no I/O.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Elementary functions for the models, named as in C.
+enum CMath {
+    @inline(__always) static func log(_ x: Double) -> Double { libm_log(x) }
+    @inline(__always) static func exp(_ x: Double) -> Double { libm_exp(x) }
+    @inline(__always) static func pow(_ x: Double, _ y: Double) -> Double { libm_pow(x, y) }
+    @inline(__always) static func sqrt(_ x: Double) -> Double { x.squareRoot() }
+    @inline(__always) static func erf(_ x: Double) -> Double { libm_erf(x) }
+    @inline(__always) static func erfc(_ x: Double) -> Double { libm_erfc(x) }
+    @inline(__always) static func lgamma(_ x: Double) -> Double { libm_lgamma(x) }
+    @inline(__always) static func cos(_ x: Double) -> Double { libm_cos(x) }
+    @inline(__always) static func sin(_ x: Double) -> Double { libm_sin(x) }
+}
+
+@inline(__always) private func libm_log(_ x: Double) -> Double { log(x) }
+@inline(__always) private func libm_exp(_ x: Double) -> Double { exp(x) }
+@inline(__always) private func libm_pow(_ x: Double, _ y: Double) -> Double { pow(x, y) }
+@inline(__always) private func libm_erf(_ x: Double) -> Double { erf(x) }
+@inline(__always) private func libm_erfc(_ x: Double) -> Double { erfc(x) }
+@inline(__always) private func libm_lgamma(_ x: Double) -> Double { lgamma(x) }
+@inline(__always) private func libm_cos(_ x: Double) -> Double { cos(x) }
+@inline(__always) private func libm_sin(_ x: Double) -> Double { sin(x) }
