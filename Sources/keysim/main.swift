@@ -1,1 +1,64 @@
-print("keysim")
+import Foundation
+import Report
+import Scenarios
+
+/// The subcommands, in the order `keysim --help` lists them.
+let commands: [(spec: CommandSpec, run: (ParsedArguments) throws -> Int32)] = [
+    (RunCommand.spec, RunCommand.run),
+]
+
+let toolHelp = """
+OVERVIEW: keysim — a deterministic discrete-event simulator of AI phone keyboards.
+
+Replays recorded keystroke traces against models of the keyboard's main thread, the
+debounce timers in front of a cloud checker and the network, checks the 10 ms key and
+200 ms suggestion budgets, and writes every measurement to a SQLite report.
+
+USAGE: keysim <command> [options]
+
+COMMANDS:
+\(commands.map { "  " + $0.spec.name.padding(toLength: 10, withPad: " ", startingAt: 0) + $0.spec.abstract }.joined(separator: "\n"))
+
+Run 'keysim <command> --help' for a command's options.
+Exit codes: 0 ok, 1 a checked budget failed, 2 bad input or usage.
+
+"""
+
+func main() -> Int32 {
+    var arguments = Array(CommandLine.arguments.dropFirst())
+    guard let name = arguments.first, name != "--help", name != "-h", name != "help" else {
+        print(toolHelp, terminator: "")
+        return arguments.isEmpty ? 2 : 0
+    }
+    if name == "--version" {
+        print("keysim \(KeysimVersion.current)")
+        return 0
+    }
+    arguments.removeFirst()
+    guard let command = commands.first(where: { $0.spec.name == name }) else {
+        printError("keysim: error: unknown command '\(name)'; run 'keysim --help' for the list")
+        return 2
+    }
+    do {
+        let parsed = try ParsedArguments(arguments, spec: command.spec)
+        if parsed.wantsHelp {
+            print(command.spec.help, terminator: "")
+            return 0
+        }
+        return try command.run(parsed)
+    } catch let error as UsageError {
+        printError("keysim \(error.command): error: \(error.message)")
+        printError("Usage: keysim \(command.spec.usage)  (see 'keysim \(error.command) --help')")
+        return 2
+    } catch {
+        printError("\(error)")
+        return 2
+    }
+}
+
+/// Writes a line to standard error.
+func printError(_ message: String) {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+}
+
+exit(main())

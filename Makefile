@@ -1,0 +1,32 @@
+# keysim — set-up, build, run, test and benchmark on a Debian machine with the Swift toolchain.
+SWIFT ?= swift
+APT_PACKAGES := libsqlite3-dev libzstd-dev pkg-config
+SCENARIO ?= scenarios/default.json5
+
+.PHONY: run test bench build deps clean
+
+# Installs the system libraries through apt-get when pkg-config cannot find them.
+deps:
+	@if ! pkg-config --exists sqlite3 libzstd 2>/dev/null; then \
+		echo "installing $(APT_PACKAGES)"; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(APT_PACKAGES); \
+	fi
+
+build: deps
+	$(SWIFT) build
+
+run: build
+	$(SWIFT) run --skip-build keysim run $(SCENARIO)
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+bench: deps
+	$(SWIFT) build -c release --product KeysimBench
+	$(SWIFT) build -c release --product keysim
+	.build/release/KeysimBench
+
+clean:
+	rm -rf .build

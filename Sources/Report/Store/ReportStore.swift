@@ -1,0 +1,154 @@
+import Foundation
+import Scenarios
+import Sim
+
+/// The version of keysim, written into every report.
+public enum KeysimVersion {
+    /// Semantic version of this build.
+    public static let current = "0.1.0"
+}
+
+/// An error about a report file: not SQLite, another tool's, an older schema, locked, full.
+public struct ReportError: Error, CustomStringConvertible, Sendable {
+    /// The report file.
+    public var file: String
+    /// What is wrong, for the user.
+    public var message: String
+    /// Creates an error.
+    public init(file: String, message: String) { self.file = file; self.message = message }
+    public var description: String { "\(file): error: \(message)" }
+}
+
+/// What a batch of runs was: one `keysim run`, one side of a comparison, one sweep point.
+public struct BatchInfo: Sendable {
+    /// "run", "compare", "sweep"…
+    public var command: String
+    /// The scenario (after policy and overrides).
+    public var scenario: Scenario
+    /// SHA-256 of the resolved scenario configuration.
+    public var scenarioHash: String
+    /// SHA-256 over the trace files' bytes, in scenario order.
+    public var tracesHash: String
+    /// Wall-clock seconds of the whole batch.
+    public var wallSeconds: Double
+
+    /// Creates a batch description.
+    public init(command: String, scenario: Scenario, scenarioHash: String, tracesHash: String, wallSeconds: Double) {
+        self.command = command
+        self.scenario = scenario
+        self.scenarioHash = scenarioHash
+        self.tracesHash = tracesHash
+        self.wallSeconds = wallSeconds
+    }
+}
+
+/// A keysim report file: opens or creates it, checks it is a keysim report of this schema,
+/// and writes runs so that each batch is wholly in the file or not at all.
+public final class ReportStore {
+    /// The underlying connection.
+    public let database: Database
+    /// The file.
+    public let path: String
+
+    /// Opens (or creates) a report. Refuses files that are not SQLite, belong to another
+    /// tool, or were written with another schema version — without changing them.
+    public init(path: String, readOnly: Bool = false, busyTimeoutMs: Int = 5000) throws(ReportError) {
+        self.path = path
+        if readOnly, path != ":memory:", !FileManager.default.fileExists(atPath: path) {
+            throw ReportError(file: path, message: "no such report file")
+        }
+        do {
+            database = try Database(path: path, readOnly: readOnly, busyTimeoutMs: busyTimeoutMs)
+            try Self.checkOrCreate(database, readOnly: readOnly, path: path)
+        } catch let error as ReportError {
+            throw error
+        } catch let error as SQLiteError {
+            throw Self.describe(error, path: path)
+        } catch {
+            throw ReportError(file: path, message: "\(error)")
+        }
+    }
+
+    /// Maps a SQLite error to a message a user can act on.
+    static func describe(_ error: SQLiteError, path: String) -> ReportError {
+        if error.isNotADatabase { return ReportError(file: path, message: "not a SQLite file (is it a keysim report?)") }
+        if error.isBusy || error.isLocked {
+            return ReportError(file: path, message: "the report is locked by another process and stayed locked past the busy timeout")
+        }
+        if error.isFull { return ReportError(file: path, message: "disk full while writing the report; the earlier runs in it are intact") }
+        if error.isCannotOpen { return ReportError(file: path, message: "cannot open the report file (\(error.message))") }
+        if error.isReadOnly { return ReportError(file: path, message: "the report file is read-only") }
+        return ReportError(file: path, message: "SQLite error: \(error)")
+    }
+
+    private static func checkOrCreate(_ db: Database, readOnly: Bool, path: String) throws {
+        let tables = try db.query("SELECT COUNT(*) FROM sqlite_master")
+        let applicationID = try db.applicationID()
+        let isEmpty = tables.first?.first == .integer(0)
+        if isEmpty && applicationID == 0 {
+            guard !readOnly else { throw ReportError(file: path, message: "the file is empty, not a keysim report") }
+            if path != ":memory:" { _ = try db.enableWAL() }
+            try db.transaction {
+                try db.setApplicationID(ReportSchema.applicationID)
+                try db.setUserVersion(ReportSchema.version)
+                try db.execute(ReportSchema.createSQL)
+            }
+            return
+        }
+        guard applicationID == ReportSchema.applicationID else {
+            throw ReportError(file: path, message: "a SQLite file, but not a keysim report (application_id \(applicationID))")
+        }
+        let version = try db.userVersion()
+        if version < ReportSchema.version {
+            throw ReportError(file: path, message: "written by an older keysim (report schema \(version); this keysim reads \(ReportSchema.version)); write a new report file")
+        }
+        if version > ReportSchema.version {
+            throw ReportError(file: path, message: "written by a newer keysim (report schema \(version); this keysim reads \(ReportSchema.version))")
+        }
+        if !readOnly && path != ":memory:" { _ = try db.enableWAL() }
+    }
+
+    /// Writes a batch and its runs in one transaction and returns the new run ids, in the
+    /// order of `results`. On any error nothing of the batch stays in the file.
+    @discardableResult
+    public func write(_ batch: BatchInfo, results: [RunResult]) throws(ReportError) -> [Int64] {
+        do {
+            return try database.transaction { () throws -> [Int64] in try insert(batch, results: results) }
+        } catch let error as SQLiteError {
+            throw Self.describe(error, path: path)
+        } catch let error as ReportError {
+            throw error
+        } catch {
+            throw ReportError(file: path, message: "\(error)")
+        }
+    }
+
+    private func insert(_ batch: BatchInfo, results: [RunResult]) throws -> [Int64] {
+        let scenario = batch.scenario
+        let batchStatement = try database.prepare("""
+            INSERT INTO batches (command, scenario_name, scenario_path, scenario_hash, traces_hash, policy, seed,
+                                 replications, keysim_version, created_at, wall_seconds)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        let replications = Set(results.map(\.item.replication)).count
+        try batchStatement.execute([
+            .text(batch.command), .text(scenario.name), .text(scenario.path), .text(batch.scenarioHash),
+            .text(batch.tracesHash), scenario.policy.map(SQLValue.text) ?? .null, .integer(Int64(bitPattern: scenario.seed)),
+            .integer(Int64(replications)), .text(KeysimVersion.current), .text(Self.timestamp()), .real(batch.wallSeconds),
+        ])
+        let batchID = database.lastInsertRowID
+        var writer = try RunRowWriter(database)
+        var runIDs: [Int64] = []
+        runIDs.reserveCapacity(results.count)
+        for result in results {
+            runIDs.append(try writer.write(result, batchID: batchID, batch: batch))
+        }
+        return runIDs
+    }
+
+    static func timestamp() -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.string(from: Date())
+    }
+}

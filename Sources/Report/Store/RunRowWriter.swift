@@ -1,0 +1,106 @@
+import Scenarios
+import Sim
+
+/// Prepared statements for the rows of one run, reused across runs: the hot path of
+/// report writing (a long trace gives millions of rows).
+struct RunRowWriter {
+    let database: Database
+    let runStatement: Statement
+    let keyStatement: Statement
+    let requestStatement: Statement
+    let taskStatement: Statement
+    let violationStatement: Statement
+
+    init(_ database: Database) throws {
+        self.database = database
+        runStatement = try database.prepare("""
+            INSERT INTO runs (batch_id, scenario_name, policy, seed, replication, trace_index, trace_path, scenario_hash,
+                              traces_hash, keysim_version, key_budget_ns, sim_end_ns, events, edits, requests, words,
+                              characters, main_busy_ns, wall_seconds)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        keyStatement = try database.prepare(
+            "INSERT INTO keys (run_id, key_index, edit, touch_ns, start_ns, inserted_ns, latency_ns) VALUES (?, ?, ?, ?, ?, ?, ?)")
+        requestStatement = try database.prepare("""
+            INSERT INTO requests (run_id, request_id, trigger, sent_ns, text_version, characters, network_ns, service_ns,
+                                  answered_ns, round_trip_ns, outcome)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        taskStatement = try database.prepare("""
+            INSERT INTO tasks (run_id, seq, executor, task_id, kind, tag, release_ns, start_ns, finish_ns, deadline_ns,
+                               core, preemptions, cancelled)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        violationStatement = try database.prepare(
+            "INSERT INTO budget_violations (run_id, budget, item_index, latency_ns, budget_ns, cause) VALUES (?, ?, ?, ?, ?, ?)")
+    }
+
+    mutating func write(_ result: RunResult, batchID: Int64, batch: BatchInfo) throws -> Int64 {
+        let scenario = batch.scenario
+        let summary = result.summary
+        let budget = scenario.keyboard.keyLatencyBudget
+        try runStatement.execute([
+            .integer(batchID), .text(scenario.name), scenario.policy.map(SQLValue.text) ?? .null,
+            .integer(Int64(bitPattern: scenario.seed)), .integer(Int64(result.item.replication)),
+            .integer(Int64(result.item.traceIndex)), .text(result.tracePath), .text(batch.scenarioHash),
+            .text(batch.tracesHash), .text(KeysimVersion.current), .integer(budget.nanoseconds),
+            .integer(summary.endTime.nanoseconds), .integer(Int64(summary.eventsProcessed)), .integer(Int64(summary.edits)),
+            .integer(Int64(summary.requests)), .integer(Int64(summary.words)), .integer(Int64(summary.characters)),
+            .integer(summary.mainThreadBusy.nanoseconds), .real(result.wallSeconds),
+        ])
+        let runID = database.lastInsertRowID
+        for key in result.observations.keys {
+            try keyStatement.bind(runID, at: 1)
+            try keyStatement.bind(key.index, at: 2)
+            try keyStatement.bind(key.edit.rawValue, at: 3)
+            try keyStatement.bind(key.touch.nanoseconds, at: 4)
+            try keyStatement.bind(key.start.nanoseconds, at: 5)
+            try keyStatement.bind(key.inserted.nanoseconds, at: 6)
+            try keyStatement.bind(key.latency.nanoseconds, at: 7)
+            try stepAndReset(keyStatement)
+            if key.latency > budget {
+                let cause = key.wait > .zero
+                    ? "waited \(Self.ms(key.wait)) for the main thread"
+                    : "key handler ran \(Self.ms(key.inserted - key.start))"
+                try violationStatement.execute([.integer(runID), .text("key"), .integer(Int64(key.index)),
+                                                .integer(key.latency.nanoseconds), .integer(budget.nanoseconds), .text(cause)])
+            }
+        }
+        for request in result.observations.requests {
+            try requestStatement.execute([
+                .integer(runID), .integer(Int64(request.id)), .text(request.trigger.rawValue),
+                .integer(request.sent.nanoseconds), .integer(Int64(request.textVersion)), .integer(Int64(request.characters)),
+                .integer(request.networkRoundTrip.nanoseconds), .integer(request.service.nanoseconds),
+                .integer(request.answered.nanoseconds), .integer(request.roundTrip.nanoseconds), .text(request.outcome.rawValue),
+            ])
+        }
+        for (seq, task) in result.observations.tasks.enumerated() {
+            let record = task.record
+            try taskStatement.bind(runID, at: 1)
+            try taskStatement.bind(seq, at: 2)
+            try taskStatement.bind(task.executor, at: 3)
+            try taskStatement.bind(Int64(record.task.id), at: 4)
+            try taskStatement.bind(KeyboardTaskKind(rawValue: record.task.kind)?.name ?? "kind-\(record.task.kind)", at: 5)
+            try taskStatement.bind(record.task.tag, at: 6)
+            try taskStatement.bind(record.release.nanoseconds, at: 7)
+            try taskStatement.bind(record.start.nanoseconds, at: 8)
+            try taskStatement.bind(record.finish.nanoseconds, at: 9)
+            if let deadline = record.deadline { try taskStatement.bind(deadline.nanoseconds, at: 10) } else { try taskStatement.bind(.null, at: 10) }
+            try taskStatement.bind(record.core, at: 11)
+            try taskStatement.bind(record.preemptions, at: 12)
+            try taskStatement.bind(record.cancelled, at: 13)
+            try stepAndReset(taskStatement)
+        }
+        return runID
+    }
+
+    private func stepAndReset(_ statement: Statement) throws {
+        _ = try statement.step()
+        statement.reset()
+    }
+
+    static func ms(_ d: SimDuration) -> String {
+        let value = (d.milliseconds * 100).rounded() / 100
+        return "\(value) ms"
+    }
+}

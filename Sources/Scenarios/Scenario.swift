@@ -1,0 +1,28 @@
+import Sim
+
+/// A validated scenario: which traces to replay, how often, against which keyboard model.
+public struct Scenario: Sendable, Equatable {
+    /// A short name for reports.
+    public var name: String
+    /// What the scenario shows, for humans.
+    public var description: String
+    /// The scenario file it came from, as the user named it.
+    public var path: String
+    /// The seed of every random stream.
+    public var seed: UInt64
+    /// How many replications `run` does unless told otherwise.
+    public var replications: Int
+    /// Trace files, resolved relative to the scenario file.
+    public var traces: [String]
+    /// The policy overlay applied, if any.
+    public var policy: String?
+    /// Names of the policies the file defines, sorted.
+    public var policyNames: [String]
+    /// The keyboard model.
+    public var keyboard: KeyboardConfig
+    /// The configuration tree after policies and `--set` overrides, for hashing and display.
+    public var resolvedConfig: ConfigValue
+
+    /// The most replications one run may ask for.
+    public static let replicationsMax = 100_000
+}
