@@ -1,0 +1,294 @@
+import CSQLite
+
+/// A connection to one SQLite database file (or to `":memory:"`).
+///
+/// A `Database` is a resource: it owns the connection and closes it when the last reference
+/// (including the references held by its statements) goes away. It is deliberately not
+/// `Sendable`: the connection is opened in SQLite's multi-thread mode (`NOMUTEX`), which
+/// skips SQLite's per-call locking and is only safe when one thread uses the connection at a
+/// time. Use one `Database` per thread; several connections to the same file coordinate
+/// through SQLite's file locks and the busy timeout.
+///
+///     let db = try Database(path: "out/report.sqlite")
+///     try db.enableWAL()
+///     try db.execute("CREATE TABLE IF NOT EXISTS t(a INTEGER, b TEXT)")
+///     let insert = try db.prepare("INSERT INTO t VALUES (?, ?)")
+///     try db.transaction {
+///         for i in 0..<1_000 {
+///             try insert.bind(Int64(i), at: 1)
+///             try insert.bind("row \(i)", at: 2)
+///             try insert.step()
+///             insert.reset()
+///         }
+///     }
+public final class Database {
+    /// The path given at opening; `":memory:"` for an in-memory database.
+    public let path: String
+    /// Whether the connection was opened read-only.
+    public let isReadOnly: Bool
+    /// The `sqlite3 *` handle. Only this module's SQLite files touch it.
+    let handle: OpaquePointer
+
+    /// The longest busy timeout accepted, one hour: a writer that waits longer than that for
+    /// a lock is stuck, and an error says so better than a hang.
+    public static let busyTimeoutMsMax = 3_600_000
+
+    /// Opens (and, unless `readOnly`, creates) the database at `path`.
+    ///
+    /// Opening does not read the file: a file that is not a SQLite database is reported by
+    /// the first statement that touches it (`SQLiteError.isNotADatabase`).
+    /// - Parameters:
+    ///   - path: a file path, or `":memory:"` for a private in-memory database.
+    ///   - readOnly: open without write access and without creating the file.
+    ///   - busyTimeoutMs: how long a statement waits for another connection's lock before
+    ///     failing with `SQLITE_BUSY`; 0 fails at once. At most `busyTimeoutMsMax`.
+    /// - Throws: `SQLiteError` if the file cannot be opened (`isCannotOpen`).
+    public init(path: String, readOnly: Bool = false, busyTimeoutMs: Int = 5000) throws(SQLiteError) {
+        precondition(busyTimeoutMs >= 0 && busyTimeoutMs <= Self.busyTimeoutMsMax,
+                     "busy timeout \(busyTimeoutMs) ms is outside 0...\(Self.busyTimeoutMsMax)")
+        var flags = SQLITE_OPEN_NOMUTEX
+        flags |= readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        var opened: OpaquePointer?
+        let rc = sqlite3_open_v2(path, &opened, flags, nil)
+        guard rc == SQLITE_OK, let opened else {
+            // On failure SQLite usually still allocates a handle that carries the message and
+            // must be closed; on out-of-memory it returns none.
+            let message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
+            let extendedCode = opened.map { sqlite3_extended_errcode($0) } ?? rc
+            sqlite3_close_v2(opened)
+            throw SQLiteError(extendedResultCode: extendedCode, message: message, path: path)
+        }
+        self.handle = opened
+        self.path = path
+        self.isReadOnly = readOnly
+        sqlite3_extended_result_codes(opened, 1)
+        sqlite3_busy_timeout(opened, Int32(busyTimeoutMs))
+    }
+
+    deinit {
+        // close_v2 defers the real close until every statement is finalized; statements hold
+        // a strong reference to their database, so by now there are none.
+        sqlite3_close_v2(handle)
+    }
+
+    // MARK: - Running SQL
+
+    /// Runs a script of zero or more `;`-separated statements, discarding any rows.
+    ///
+    /// Statements run one after the other; the first failure stops the script and is thrown
+    /// with the text of the statement that failed. Earlier statements stay applied unless
+    /// the script runs inside `transaction(_:)`.
+    /// - Throws: `SQLiteError` carrying the failing statement's SQL.
+    public func execute(_ sql: String) throws(SQLiteError) {
+        let scriptCount = sql.utf8.count
+        guard scriptCount <= Int(Int32.max) else {
+            throw SQLiteError(extendedResultCode: SQLITE_TOOBIG, message: "SQL script is longer than 2 GiB", path: path)
+        }
+        let failure: SQLiteError? = sql.withCString { script in
+            let scriptEnd = script + scriptCount
+            var cursor = script
+            while cursor < scriptEnd {
+                var statement: OpaquePointer?
+                var next: UnsafePointer<CChar>?
+                let rc = sqlite3_prepare_v2(handle, cursor, Int32(scriptEnd - cursor), &statement, &next)
+                if rc != SQLITE_OK {
+                    return error(rc, sql: String(cString: cursor))
+                }
+                // Whitespace and comments prepare to no statement.
+                if let statement {
+                    var stepCode: Int32
+                    repeat { stepCode = sqlite3_step(statement) } while stepCode == SQLITE_ROW
+                    let failure = stepCode == SQLITE_DONE ? nil : error(stepCode, sql: String(cString: sqlite3_sql(statement)))
+                    sqlite3_finalize(statement)
+                    if let failure { return failure }
+                }
+                // An embedded NUL ends the script for SQLite; stop where it stopped.
+                guard let next, next > cursor else { break }
+                cursor = next
+            }
+            return nil
+        }
+        if let failure { throw failure }
+    }
+
+    /// Compiles one SQL statement for repeated use.
+    ///
+    /// Preparing is the expensive part of running SQL; keep the `Statement` and re-run it
+    /// with new bindings (`bind`, `step`, `reset`) on hot paths.
+    /// - Throws: `SQLiteError` for a syntax error, an unknown table or column, or SQL holding
+    ///   more than one statement (use `execute(_:)` for scripts).
+    public func prepare(_ sql: String) throws(SQLiteError) -> Statement {
+        let textCount = sql.utf8.count
+        guard textCount <= Int(Int32.max) else {
+            throw SQLiteError(extendedResultCode: SQLITE_TOOBIG, message: "SQL is longer than 2 GiB", path: path)
+        }
+        let outcome: Result<OpaquePointer, SQLiteError> = sql.withCString { text in
+            var statement: OpaquePointer?
+            var tail: UnsafePointer<CChar>?
+            let rc = sqlite3_prepare_v3(handle, text, Int32(textCount), 0, &statement, &tail)
+            guard rc == SQLITE_OK else { return .failure(error(rc, sql: sql)) }
+            guard let statement else {
+                return .failure(SQLiteError(extendedResultCode: SQLITE_MISUSE,
+                                            message: "no SQL statement to prepare (empty or only comments)",
+                                            sql: sql, path: path))
+            }
+            // Anything after the first statement other than whitespace and comments would be
+            // silently ignored by SQLite; refuse it so that a script is never half-run.
+            if let tail, tail < text + textCount {
+                var extra: OpaquePointer?
+                let extraCode = sqlite3_prepare_v2(handle, tail, Int32(text + textCount - tail), &extra, nil)
+                let hasExtra = extra != nil
+                sqlite3_finalize(extra)
+                if extraCode != SQLITE_OK || hasExtra {
+                    sqlite3_finalize(statement)
+                    return .failure(SQLiteError(
+                        extendedResultCode: SQLITE_MISUSE,
+                        message: "prepare expects exactly one statement; use execute(_:) for a script",
+                        sql: sql, path: path))
+                }
+            }
+            return .success(statement)
+        }
+        switch outcome {
+        case .success(let statement): return Statement(database: self, handle: statement)
+        case .failure(let failure): throw failure
+        }
+    }
+
+    /// Prepares `sql`, binds `values` to its `?` parameters and returns every row.
+    ///
+    /// For large results, prefer `prepare(_:)` and `Statement.forEachRow(_:)`, which read
+    /// typed columns without building `SQLValue` arrays.
+    /// - Throws: `SQLiteError` from preparing, binding or stepping.
+    public func query(_ sql: String, _ values: [SQLValue] = []) throws(SQLiteError) -> [[SQLValue]] {
+        try prepare(sql).rows(values)
+    }
+
+    /// Runs `body` inside `BEGIN IMMEDIATE` … `COMMIT`, and rolls back if anything throws.
+    ///
+    /// `IMMEDIATE` takes the write lock at the start, so a conflict with another writer shows
+    /// up (after the busy timeout) before any work is done, never halfway through. If `body`
+    /// or `COMMIT` throws, the transaction is rolled back and the error rethrown unchanged,
+    /// so nothing of it is left in the database. Transactions do not nest: calling this
+    /// inside another transaction throws SQLite's "cannot start a transaction within a
+    /// transaction" error and leaves the outer one untouched.
+    /// - Returns: what `body` returned.
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            rollbackIfActive()
+            throw error
+        }
+        do {
+            try execute("COMMIT")
+        } catch {
+            rollbackIfActive()
+            throw error
+        }
+        return result
+    }
+
+    /// Rolls back the open transaction, if SQLite has not already done so on an error.
+    private func rollbackIfActive() {
+        guard isInTransaction else { return }
+        // A failed rollback leaves nothing better to do than report the original error.
+        _ = sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
+    }
+
+    // MARK: - Connection state
+
+    /// Whether a transaction is open on this connection.
+    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    /// Whether this is an in-memory or temporary database, which has no file of its own.
+    public var isInMemory: Bool {
+        guard let name = sqlite3_db_filename(handle, "main") else { return true }
+        return name.pointee == 0
+    }
+
+    /// The rowid of the most recent successful `INSERT` on this connection.
+    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// The number of rows changed by the most recent `INSERT`, `UPDATE` or `DELETE`.
+    public var changes: Int { Int(sqlite3_changes64(handle)) }
+
+    /// The number of rows changed since the connection was opened.
+    public var totalChanges: Int { Int(sqlite3_total_changes64(handle)) }
+
+    /// Switches the database to write-ahead logging with `synchronous=NORMAL`.
+    ///
+    /// WAL lets readers proceed while one writer writes, and `NORMAL` syncs only at
+    /// checkpoints: a power loss may drop the last transactions but never corrupts the file.
+    /// The mode is stored in the file and persists for later connections.
+    /// - Returns: `true` when WAL is in effect; `false` for an in-memory database, which
+    ///   cannot use WAL and keeps its own journal.
+    /// - Throws: `SQLiteError` if a file database refuses WAL (for example when opened
+    ///   read-only on a file that is not already in WAL mode).
+    @discardableResult
+    public func enableWAL() throws(SQLiteError) -> Bool {
+        let mode = try query("PRAGMA journal_mode=WAL").first?.first
+        guard case .text(let modeName) = mode, modeName.lowercased() == "wal" else {
+            if isInMemory { return false }
+            throw SQLiteError(extendedResultCode: SQLITE_ERROR,
+                              message: "could not switch to WAL; journal mode is \(mode.map(String.init(describing:)) ?? "unknown")",
+                              sql: "PRAGMA journal_mode=WAL", path: path)
+        }
+        try execute("PRAGMA synchronous=NORMAL")
+        return true
+    }
+
+    /// The schema version an application stores in the file (`PRAGMA user_version`), 0 in a
+    /// new database.
+    public func userVersion() throws(SQLiteError) -> Int {
+        Int(try integerPragma("user_version"))
+    }
+
+    /// Stores the application's schema version in the file (`PRAGMA user_version`).
+    /// - Precondition: `version` fits in 32 bits, as SQLite stores it.
+    public func setUserVersion(_ version: Int) throws(SQLiteError) {
+        precondition(version >= Int(Int32.min) && version <= Int(Int32.max), "user_version \(version) does not fit in 32 bits")
+        // PRAGMA values cannot be bound; an integer formatted by Swift is safe to inline.
+        try execute("PRAGMA user_version = \(version)")
+    }
+
+    /// The 32-bit number that identifies which application a file belongs to
+    /// (`PRAGMA application_id`), 0 when none was set.
+    public func applicationID() throws(SQLiteError) -> Int32 {
+        Int32(truncatingIfNeeded: try integerPragma("application_id"))
+    }
+
+    /// Marks the file as belonging to an application (`PRAGMA application_id`), so that tools
+    /// (and `file(1)`) can recognise it.
+    public func setApplicationID(_ id: Int32) throws(SQLiteError) {
+        try execute("PRAGMA application_id = \(id)")
+    }
+
+    /// Whether a table (not a view) of this name exists in the main schema. Names compare
+    /// case-insensitively, as SQL identifiers do.
+    public func tableExists(_ name: String) throws(SQLiteError) -> Bool {
+        let rows = try query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ? COLLATE NOCASE LIMIT 1",
+                             [.text(name)])
+        return !rows.isEmpty
+    }
+
+    private func integerPragma(_ name: String) throws(SQLiteError) -> Int64 {
+        let statement = try prepare("PRAGMA \(name)")
+        guard try statement.step() else {
+            throw SQLiteError(extendedResultCode: SQLITE_ERROR, message: "PRAGMA \(name) returned no row",
+                              sql: "PRAGMA \(name)", path: path)
+        }
+        return statement.int64(at: 0)
+    }
+
+    // MARK: - Errors
+
+    /// An error for result code `code`, with the connection's current message.
+    func error(_ code: Int32, sql: String?) -> SQLiteError {
+        // sqlite3_errmsg describes the most recent failed call on this connection, which is
+        // the one that returned `code`; the connection is used by one thread at a time.
+        SQLiteError(extendedResultCode: code, message: String(cString: sqlite3_errmsg(handle)), sql: sql, path: path)
+    }
+}
