@@ -19,6 +19,13 @@ enum CMath {
     @inline(__always) static func lgamma(_ x: Double) -> Double { libm_lgamma(x) }
     @inline(__always) static func cos(_ x: Double) -> Double { libm_cos(x) }
     @inline(__always) static func sin(_ x: Double) -> Double { libm_sin(x) }
+    /// `log(1 + x)`, accurate when `x` is near zero (where `log(1 + x)` loses every digit).
+    @inline(__always) static func log1p(_ x: Double) -> Double { libm_log1p(x) }
+    /// `exp(x) - 1`, accurate when `x` is near zero.
+    @inline(__always) static func expm1(_ x: Double) -> Double { libm_expm1(x) }
+    /// `log|Γ(x)|` through the reentrant `lgamma_r`: plain `lgamma` writes the global
+    /// `signgam`, a data race when replications run on several threads.
+    @inline(__always) static func logGamma(_ x: Double) -> Double { libm_lgamma_r(x) }
 }
 
 @inline(__always) private func libm_log(_ x: Double) -> Double { log(x) }
@@ -29,3 +36,9 @@ enum CMath {
 @inline(__always) private func libm_lgamma(_ x: Double) -> Double { lgamma(x) }
 @inline(__always) private func libm_cos(_ x: Double) -> Double { cos(x) }
 @inline(__always) private func libm_sin(_ x: Double) -> Double { sin(x) }
+@inline(__always) private func libm_log1p(_ x: Double) -> Double { log1p(x) }
+@inline(__always) private func libm_expm1(_ x: Double) -> Double { expm1(x) }
+@inline(__always) private func libm_lgamma_r(_ x: Double) -> Double {
+    var sign: Int32 = 0
+    return lgamma_r(x, &sign)
+}
