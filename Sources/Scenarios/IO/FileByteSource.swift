@@ -33,7 +33,7 @@ public final class FileByteSource: ByteSource {
     /// Reads the next bytes of the file; 0 at its end.
     /// - Throws: `InputError` `.unreadable` if `read(2)` fails (EIO and the like).
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
-        switch SystemCalls.read(descriptor, into: buffer) {
+        switch SystemCalls.readSome(descriptor, into: buffer) {
         case .success(let count): return count
         case .failure(let failure):
             throw InputError(.unreadable, file: path, message: "cannot read: \(failure.description)")

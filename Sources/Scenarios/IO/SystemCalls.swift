@@ -64,10 +64,10 @@ enum SystemCalls {
     }
 
     /// `read(2)` retried on `EINTR`: bytes read (0 at end of file) or the `errno`.
-    static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, Errno> {
+    static func readSome(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, Errno> {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return .success(0) }
         while true {
-            let count = Glibc.read(descriptor, base, buffer.count)
+            let count = read(descriptor, base, buffer.count)
             if count >= 0 { return .success(count) }
             let code = errno
             if code != EINTR { return .failure(Errno(code: code)) }
