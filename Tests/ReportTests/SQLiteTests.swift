@@ -177,7 +177,7 @@ final class SQLiteTests: XCTestCase {
                 XCTAssertEqual(error.codeName, "SQLITE_ERROR")
                 XCTAssertTrue(error.message.contains("syntax error"), error.message)
                 XCTAssertTrue(error.message.contains("SELEC"), error.message)
-                XCTAssertEqual(error.sql?.trimmingCharacters(in: .whitespacesAndNewlines), "SELEC a FROM ok",
+                XCTAssertEqual(error.sql, "SELEC a FROM ok",
                                "the error names the failing statement, not the whole script")
                 XCTAssertEqual(error.path, db.path)
                 XCTAssertTrue(error.description.hasPrefix("\(db.path): SQLite error 1 (SQLITE_ERROR): "), error.description)

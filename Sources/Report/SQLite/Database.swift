@@ -76,8 +76,9 @@ public final class Database {
     /// Runs a script of zero or more `;`-separated statements, discarding any rows.
     ///
     /// Statements run one after the other; the first failure stops the script and is thrown
-    /// with the text of the statement that failed. Earlier statements stay applied unless
-    /// the script runs inside `transaction(_:)`.
+    /// with the text of the statement that failed (from it to the end of the script when it
+    /// failed to compile). Earlier statements stay applied unless the script runs inside
+    /// `transaction(_:)`.
     /// - Throws: `SQLiteError` carrying the failing statement's SQL.
     public func execute(_ sql: String) throws(SQLiteError) {
         let scriptCount = sql.utf8.count
@@ -92,7 +93,8 @@ public final class Database {
                 var next: UnsafePointer<CChar>?
                 let rc = sqlite3_prepare_v2(handle, cursor, Int32(scriptEnd - cursor), &statement, &next)
                 if rc != SQLITE_OK {
-                    return error(rc, sql: String(cString: cursor))
+                    // The failing statement's end is unknown: report the script from it on.
+                    return error(rc, sql: String(String(cString: cursor).drop(while: \.isWhitespace)))
                 }
                 // Whitespace and comments prepare to no statement.
                 if let statement {
