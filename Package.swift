@@ -43,6 +43,6 @@ let package = Package(
         .testTarget(name: "SimTests", dependencies: ["Sim"]),
         .testTarget(name: "ScenariosTests", dependencies: ["Sim", "Scenarios"]),
         .testTarget(name: "ReportTests", dependencies: ["Sim", "Scenarios", "Report"]),
-        .testTarget(name: "CLITests", dependencies: ["keysim"]),
+        .testTarget(name: "CLITests", dependencies: ["keysim", "Report"]),
     ]
 )

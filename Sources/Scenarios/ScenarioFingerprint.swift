@@ -17,7 +17,7 @@ public enum ScenarioFingerprint {
         var hasher = SHA256()
         for path in paths {
             guard let handle = FileHandle(forReadingAtPath: path) else {
-                throw InputError(file: path, line: nil, column: nil, message: "cannot open the file")
+                throw InputError(FileManager.default.fileExists(atPath: path) ? .unreadable : .noSuchFile, file: path, message: FileManager.default.fileExists(atPath: path) ? "cannot open the file" : "no such file")
             }
             defer { try? handle.close() }
             var length: UInt64 = 0

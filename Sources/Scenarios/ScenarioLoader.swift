@@ -93,11 +93,10 @@ public enum ScenarioLoader {
         let replications = try o.optional("replications") { f throws(ConfigError) in
             try f.integer(in: 1...Scenario.replicationsMax)
         } ?? 10
-        let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         let traces = try o.required("traces") { f throws(ConfigError) -> [String] in
             let list = try f.array { t throws(ConfigError) -> String in
                 let relative = try t.string()
-                let resolved = relative.hasPrefix("/") ? relative : directory.appendingPathComponent(relative).path
+                let resolved = resolve(relative, besides: path)
                 guard FileManager.default.fileExists(atPath: resolved) else {
                     throw t.error("trace file not found: \(resolved)")
                 }
@@ -133,6 +132,28 @@ public enum ScenarioLoader {
         try o.finish()
         return Scenario(name: name, description: description, path: path, seed: seed, replications: replications,
                         traces: traces, policy: policy, policyNames: policyNames, keyboard: keyboard, resolvedConfig: root)
+    }
+
+    /// `relative` resolved against the folder of `file`, lexically (`a/../b` becomes `b`),
+    /// so that messages show paths the way the user wrote them, not absolute ones.
+    public static func resolve(_ relative: String, besides file: String) -> String {
+        if relative.hasPrefix("/") { return relative }
+        var parts = file.split(separator: "/", omittingEmptySubsequences: false).dropLast().map(String.init)
+        let isAbsolute = file.hasPrefix("/")
+        for part in relative.split(separator: "/") {
+            switch part {
+            case ".": continue
+            case "..":
+                if let last = parts.last, last != "..", !(last.isEmpty && isAbsolute && parts.count == 1) {
+                    parts.removeLast()
+                } else if !isAbsolute {
+                    parts.append("..")
+                }
+            default: parts.append(String(part))
+            }
+        }
+        let joined = parts.filter { !$0.isEmpty }.joined(separator: "/")
+        return isAbsolute ? "/" + joined : (joined.isEmpty ? "." : joined)
     }
 
     private static func readKeyboard(_ field: ConfigField, into keyboard: inout KeyboardConfig) throws(ConfigError) {

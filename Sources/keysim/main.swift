@@ -24,7 +24,7 @@ Exit codes: 0 ok, 1 a checked budget failed, 2 bad input or usage.
 
 """
 
-func main() -> Int32 {
+@MainActor func main() -> Int32 {
     var arguments = Array(CommandLine.arguments.dropFirst())
     guard let name = arguments.first, name != "--help", name != "-h", name != "help" else {
         print(toolHelp, terminator: "")

@@ -69,9 +69,14 @@ public struct ConfigValue: Sendable, Equatable {
     }
 
     /// Returns this object with `overlay`'s members merged in, recursively for objects;
-    /// any other value in the overlay replaces the base value.
+    /// any other value in the overlay replaces the base value. An overlay object that names
+    /// a different `type` or `policy` than the base replaces it whole: the fields of one
+    /// distribution or debounce policy mean nothing to another.
     public func merging(_ overlay: ConfigValue) -> ConfigValue {
         guard case .object(var members) = kind, case .object(let extra) = overlay.kind else { return overlay }
+        for discriminator in ["type", "policy"] {
+            if let replacement = overlay[discriminator], replacement.kind != self[discriminator]?.kind { return overlay }
+        }
         for member in extra {
             if let index = members.firstIndex(where: { $0.key == member.key }) {
                 members[index].value = members[index].value.merging(member.value)

@@ -13,36 +13,44 @@ public struct TimerHandle: Hashable, Sendable {
 
 /// The pending events of a simulation, ordered by (time, insertion sequence).
 ///
-/// A binary min-heap over small fixed-size entries, with a slot table that maps every
-/// handle to its heap position so that a timer can be cancelled or re-armed in O(log n).
-/// Ties in time fire in the order they were scheduled (or last re-armed), which makes the
-/// order of simultaneous events part of the model rather than an accident of the heap.
+/// A 4-ary min-heap of small entries plus a slot table that maps every handle to its heap
+/// position, so that a timer can be cancelled or re-armed in O(log n). Ties in time fire in
+/// the order they were scheduled (or last re-armed), which makes the order of simultaneous
+/// events part of the model rather than an accident of the heap.
+///
+/// Why it is shaped like this (measured with `make bench`, the hold model at 1,000 pending
+/// events): a pop walks the hole left by the root down to a leaf along the earliest child
+/// and then sifts the heap's last entry up from there (Floyd's trick: it nearly always
+/// belongs near the bottom). Each level picks the earliest of four children without a
+/// branch — the comparison is a coin flip a branch predictor cannot learn — and four
+/// children halve the depth of a binary heap. Time and sequence form one 128-bit key, so
+/// one unsigned comparison orders entries. The slot table is split into parallel arrays so
+/// that a sift touches only the heap and 4-byte positions.
 public struct EventQueue<Payload> {
+    /// A heap entry: (time, sequence) as the high and low halves of one 128-bit key.
     @usableFromInline struct Entry {
-        @usableFromInline var time: Int64
-        @usableFromInline var sequence: UInt64
+        @usableFromInline var key: UInt128
         @usableFromInline var slot: Int32
+
         @usableFromInline init(time: Int64, sequence: UInt64, slot: Int32) {
-            self.time = time
-            self.sequence = sequence
+            self.key = UInt128(UInt64(bitPattern: time) ^ (1 << 63)) << 64 | UInt128(sequence)
             self.slot = slot
         }
+
+        @inlinable var time: Int64 { Int64(bitPattern: UInt64(truncatingIfNeeded: key >> 64) ^ (1 << 63)) }
     }
 
-    @usableFromInline struct Slot {
-        @usableFromInline var payload: Payload?
-        @usableFromInline var heapIndex: Int32
-        @usableFromInline var generation: UInt32
-        @usableFromInline init(payload: Payload?, heapIndex: Int32, generation: UInt32) {
-            self.payload = payload
-            self.heapIndex = heapIndex
-            self.generation = generation
-        }
-    }
+    /// Children per node.
+    @usableFromInline static var arity: Int { 4 }
 
     @usableFromInline var heap: ContiguousArray<Entry> = []
-    @usableFromInline var slots: ContiguousArray<Slot> = []
-    @usableFromInline var freeSlots: ContiguousArray<Int32> = []
+    /// Per slot: its heap index while live; the next free slot (or −1) while free.
+    @usableFromInline var positions: ContiguousArray<Int32> = []
+    /// Per slot: bumped on release, so stale handles are recognised.
+    @usableFromInline var generations: ContiguousArray<UInt32> = []
+    /// Per slot: what the event carries; `nil` while free.
+    @usableFromInline var payloads: ContiguousArray<Payload?> = []
+    @usableFromInline var freeSlotHead: Int32 = -1
     @usableFromInline var nextSequence: UInt64 = 0
 
     /// The most events that may be pending at once. A model that schedules without bound
@@ -74,20 +82,21 @@ public struct EventQueue<Payload> {
     public mutating func schedule(_ payload: Payload, at time: Int64) -> TimerHandle {
         precondition(heap.count < capacityMax, "event queue is over its limit of \(capacityMax) pending events")
         let slot: Int32
-        if let reused = freeSlots.popLast() {
-            slot = reused
-            slots[Int(slot)].payload = payload
+        if freeSlotHead >= 0 {
+            slot = freeSlotHead
+            freeSlotHead = positions[Int(slot)]
+            payloads[Int(slot)] = payload
         } else {
-            slot = Int32(slots.count)
-            slots.append(Slot(payload: payload, heapIndex: 0, generation: 0))
+            slot = Int32(truncatingIfNeeded: positions.count)
+            positions.append(0)
+            generations.append(0)
+            payloads.append(payload)
         }
-        let index = heap.count
         heap.append(Entry(time: time, sequence: nextSequence, slot: slot))
         nextSequence &+= 1
-        slots[Int(slot)].heapIndex = Int32(index)
-        siftUp(from: index)
+        siftUp(heap.count - 1)
         checkInvariantsIfEnabled()
-        return TimerHandle(slot: slot, generation: slots[Int(slot)].generation)
+        return TimerHandle(slot: slot, generation: generations[Int(slot)])
     }
 
     /// Removes and returns the earliest event, or `nil` when none is pending.
@@ -97,11 +106,7 @@ public struct EventQueue<Payload> {
         guard let root = heap.first else { return nil }
         let payload = releaseSlot(root.slot)
         let last = heap.removeLast()
-        if !heap.isEmpty {
-            heap[0] = last
-            slots[Int(last.slot)].heapIndex = 0
-            siftDown(from: 0)
-        }
+        if !heap.isEmpty { refill(hole: 0, with: last) }
         checkInvariantsIfEnabled()
         return (root.time, payload)
     }
@@ -110,14 +115,14 @@ public struct EventQueue<Payload> {
     /// - Complexity: O(1)
     @inlinable public func isPending(_ handle: TimerHandle) -> Bool {
         let slot = Int(handle.slot)
-        return slot < slots.count && slots[slot].generation == handle.generation && slots[slot].payload != nil
+        return slot < generations.count && generations[slot] == handle.generation && payloads[slot] != nil
     }
 
     /// The time at which a pending event will fire.
     /// - Complexity: O(1)
     @inlinable public func time(of handle: TimerHandle) -> Int64? {
         guard isPending(handle) else { return nil }
-        return heap[Int(slots[Int(handle.slot)].heapIndex)].time
+        return heap[Int(positions[Int(handle.slot)])].time
     }
 
     /// Cancels a pending event. Returns `false` if it already fired or was cancelled.
@@ -125,31 +130,27 @@ public struct EventQueue<Payload> {
     @inlinable @discardableResult
     public mutating func cancel(_ handle: TimerHandle) -> Bool {
         guard isPending(handle) else { return false }
-        let index = Int(slots[Int(handle.slot)].heapIndex)
+        let index = Int(positions[Int(handle.slot)])
         _ = releaseSlot(handle.slot)
         let last = heap.removeLast()
-        if index < heap.count {
-            heap[index] = last
-            slots[Int(last.slot)].heapIndex = Int32(index)
-            restoreOrder(at: index)
-        }
+        if index < heap.count { refill(hole: index, with: last) }
         checkInvariantsIfEnabled()
         return true
     }
 
-    /// Moves a pending event to a new time, optionally replacing what it carries. A re-armed event counts as newly inserted for
-    /// tie-breaking: it fires after every event already scheduled for the same instant.
-    /// Returns `false` if the event already fired or was cancelled.
+    /// Moves a pending event to a new time, optionally replacing what it carries. A re-armed
+    /// event counts as newly inserted for tie-breaking: it fires after every event already
+    /// scheduled for the same instant. Returns `false` if the event already fired or was
+    /// cancelled.
     /// - Complexity: O(log n)
     @inlinable @discardableResult
     public mutating func reschedule(_ handle: TimerHandle, to time: Int64, payload: Payload? = nil) -> Bool {
         guard isPending(handle) else { return false }
-        if let payload { slots[Int(handle.slot)].payload = payload }
-        let index = Int(slots[Int(handle.slot)].heapIndex)
-        heap[index].time = time
-        heap[index].sequence = nextSequence
+        if let payload { payloads[Int(handle.slot)] = payload }
+        let index = Int(positions[Int(handle.slot)])
+        let moved = Entry(time: time, sequence: nextSequence, slot: handle.slot)
         nextSequence &+= 1
-        restoreOrder(at: index)
+        refill(hole: index, with: moved)
         checkInvariantsIfEnabled()
         return true
     }
@@ -159,61 +160,83 @@ public struct EventQueue<Payload> {
     @inlinable
     mutating func releaseSlot(_ slot: Int32) -> Payload {
         let index = Int(slot)
-        let payload = slots[index].payload!
-        slots[index].payload = nil
-        slots[index].generation &+= 1
-        freeSlots.append(slot)
+        let payload = payloads[index]!
+        payloads[index] = nil
+        generations[index] &+= 1
+        positions[index] = freeSlotHead
+        freeSlotHead = slot
         return payload
     }
 
-    @inlinable
-    static func precedes(_ a: Entry, _ b: Entry) -> Bool {
-        a.time < b.time || (a.time == b.time && a.sequence < b.sequence)
-    }
+    @inlinable @inline(__always)
+    static func precedes(_ a: Entry, _ b: Entry) -> Bool { a.key < b.key }
+
+    // The loops below work on raw buffers: bounds and uniqueness checks on every step cost
+    // more than the comparisons themselves (the engine benchmark runs them ~10^7 times/s).
 
     @inlinable
-    mutating func restoreOrder(at index: Int) {
-        if index > 0 && Self.precedes(heap[index], heap[(index - 1) / 2]) {
-            siftUp(from: index)
-        } else {
-            siftDown(from: index)
+    mutating func siftUp(_ start: Int) {
+        heap.withUnsafeMutableBufferPointer { heap in
+            positions.withUnsafeMutableBufferPointer { positions in
+                Self.siftUp(heap, positions, from: start, entry: heap[start])
+            }
         }
     }
 
-    @inlinable
-    mutating func siftUp(from start: Int) {
+    @inlinable @inline(__always)
+    static func siftUp(_ heap: UnsafeMutableBufferPointer<Entry>, _ positions: UnsafeMutableBufferPointer<Int32>,
+                       from start: Int, entry: Entry) {
         var index = start
-        let entry = heap[index]
         while index > 0 {
-            let parent = (index - 1) / 2
+            let parent = (index - 1) >> 2
             let parentEntry = heap[parent]
-            guard Self.precedes(entry, parentEntry) else { break }
+            guard precedes(entry, parentEntry) else { break }
             heap[index] = parentEntry
-            slots[Int(parentEntry.slot)].heapIndex = Int32(index)
+            positions[Int(parentEntry.slot)] = Int32(truncatingIfNeeded: index)
             index = parent
         }
         heap[index] = entry
-        slots[Int(entry.slot)].heapIndex = Int32(index)
+        positions[Int(entry.slot)] = Int32(truncatingIfNeeded: index)
     }
 
+    /// Puts `entry` into the heap where `hole` is: walks the hole down to a leaf along the
+    /// earliest child, then sifts `entry` up from there. Correct for any `entry`, also one
+    /// that belongs above the hole (a cancelled event's replacement, a re-armed timer).
     @inlinable
-    mutating func siftDown(from start: Int) {
-        let count = heap.count
-        var index = start
-        let entry = heap[index]
-        while true {
-            let left = 2 * index + 1
-            guard left < count else { break }
-            var child = left
-            let right = left + 1
-            if right < count && Self.precedes(heap[right], heap[left]) { child = right }
-            let childEntry = heap[child]
-            guard Self.precedes(childEntry, entry) else { break }
-            heap[index] = childEntry
-            slots[Int(childEntry.slot)].heapIndex = Int32(index)
-            index = child
+    mutating func refill(hole start: Int, with entry: Entry) {
+        heap.withUnsafeMutableBufferPointer { heap in
+            positions.withUnsafeMutableBufferPointer { positions in
+                let count = heap.count
+                var hole = start
+                while true {
+                    let first = 4 * hole + 1
+                    if first + 3 < count {
+                        // All four children exist: the earliest, chosen without a branch.
+                        var best = first
+                        var bestKey = heap[first].key
+                        for offset in 1...3 {
+                            let key = heap[first + offset].key
+                            let earlier = key < bestKey
+                            best = earlier ? first + offset : best
+                            bestKey = earlier ? key : bestKey
+                        }
+                        let child = heap[best]
+                        heap[hole] = child
+                        positions[Int(child.slot)] = Int32(truncatingIfNeeded: hole)
+                        hole = best
+                    } else if first < count {
+                        var best = first
+                        for candidate in (first + 1)..<count where heap[candidate].key < heap[best].key { best = candidate }
+                        let child = heap[best]
+                        heap[hole] = child
+                        positions[Int(child.slot)] = Int32(truncatingIfNeeded: hole)
+                        hole = best
+                    } else {
+                        break
+                    }
+                }
+                Self.siftUp(heap, positions, from: hole, entry: entry)
+            }
         }
-        heap[index] = entry
-        slots[Int(entry.slot)].heapIndex = Int32(index)
     }
 }

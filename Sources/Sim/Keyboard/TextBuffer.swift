@@ -19,13 +19,18 @@ public struct TextBuffer: Sendable, Equatable {
     public mutating func insert(_ inserted: String) {
         guard !inserted.isEmpty else { return }
         // Appending can merge with the last cluster (a combining mark, a skin tone, a ZWJ
-        // sequence); count the clusters of the joined tail to know the true change.
-        let tailStart = count > 0 ? text.index(before: text.endIndex) : text.endIndex
-        let before = count > 0 ? 1 : 0
+        // sequence); count the clusters of the joined tail to know the true change. The
+        // tail is found by UTF-8 offset: an index taken before the append may carry a
+        // cached cluster size that the append made wrong.
+        let oldCount = count
+        let oldLast = text.last
+        let tailOffset = text.utf8.count - (oldLast?.utf8.count ?? 0)
         text.append(inserted)
-        let after = text[tailStart...].count
-        count += after - before
-        dirtyFrom = min(dirtyFrom, count - after)
+        let tail = text[text.utf8.index(text.utf8.startIndex, offsetBy: tailOffset)...]
+        let kept = oldLast == nil ? 0 : 1
+        count = oldCount - kept + tail.count
+        let lastUnchanged = oldLast != nil && tail.first == oldLast
+        dirtyFrom = min(dirtyFrom, lastUnchanged ? oldCount : oldCount - kept)
         version += 1
     }
 

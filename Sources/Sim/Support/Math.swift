@@ -16,7 +16,6 @@ enum CMath {
     @inline(__always) static func sqrt(_ x: Double) -> Double { x.squareRoot() }
     @inline(__always) static func erf(_ x: Double) -> Double { libm_erf(x) }
     @inline(__always) static func erfc(_ x: Double) -> Double { libm_erfc(x) }
-    @inline(__always) static func lgamma(_ x: Double) -> Double { libm_lgamma(x) }
     @inline(__always) static func cos(_ x: Double) -> Double { libm_cos(x) }
     @inline(__always) static func sin(_ x: Double) -> Double { libm_sin(x) }
     /// `log(1 + x)`, accurate when `x` is near zero (where `log(1 + x)` loses every digit).
@@ -33,7 +32,6 @@ enum CMath {
 @inline(__always) private func libm_pow(_ x: Double, _ y: Double) -> Double { pow(x, y) }
 @inline(__always) private func libm_erf(_ x: Double) -> Double { erf(x) }
 @inline(__always) private func libm_erfc(_ x: Double) -> Double { erfc(x) }
-@inline(__always) private func libm_lgamma(_ x: Double) -> Double { lgamma(x) }
 @inline(__always) private func libm_cos(_ x: Double) -> Double { cos(x) }
 @inline(__always) private func libm_sin(_ x: Double) -> Double { sin(x) }
 @inline(__always) private func libm_log1p(_ x: Double) -> Double { log1p(x) }

@@ -1,0 +1,47 @@
+import Sim
+
+/// Streams the events of a trace file (`.jsonl`, or `.jsonl.zst` decompressed on the fly),
+/// holding one line at a time: memory stays flat whatever the trace's length.
+///
+/// Every problem is an `InputError` naming the file, line and column.
+public struct TraceFileReader: TraceEventSource {
+    /// The file, as the user named it.
+    public let path: String
+    /// The trace's header (its first line).
+    public let header: TraceHeader
+    private let lines: LineReader
+    private var decoder = TraceLineDecoder()
+
+    /// Opens a trace and reads its header.
+    public init(path: String) throws(InputError) {
+        self.path = path
+        // The decoder validates UTF-8 as it parses, so the reader need not do it twice.
+        lines = try LineReader(path: path, validatesUTF8: true)
+        guard let (number, bytes) = try lines.nextLine() else {
+            throw InputError(.invalidContent, file: path, message: "empty trace: expected a header line")
+        }
+        do {
+            header = try decoder.decodeHeader(bytes)
+        } catch {
+            throw InputError(.invalidContent, file: path, line: number, column: error.column, message: error.message)
+        }
+    }
+
+    /// The line number of the event last returned.
+    public var lineNumber: Int { lines.lineNumber }
+
+    /// The next event, or `nil` at the end of the file.
+    public mutating func next() throws -> TraceEvent? {
+        try nextEvent()
+    }
+
+    /// The next event with a typed error.
+    public mutating func nextEvent() throws(InputError) -> TraceEvent? {
+        guard let (number, bytes) = try lines.nextLine() else { return nil }
+        do {
+            return try decoder.decodeEvent(bytes)
+        } catch {
+            throw InputError(.invalidContent, file: path, line: number, column: error.column, message: error.message)
+        }
+    }
+}

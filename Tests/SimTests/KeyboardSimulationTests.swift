@@ -1,0 +1,116 @@
+import XCTest
+@testable import Sim
+
+final class KeyboardSimulationTests: XCTestCase {
+    /// A keyboard with fixed costs and delays, so every time below is exact.
+    func exactConfig() -> KeyboardConfig {
+        var config = KeyboardConfig()
+        config.keyHandlingCost = .constant(2)
+        config.networkRoundTrip = .constant(50)
+        config.cloudService = .constant(300)
+        return config
+    }
+
+    func keys(_ typed: [(ms: Double, text: String)]) -> ArrayTraceSource {
+        ArrayTraceSource(typed.map { TraceEvent(time: SimTime(milliseconds: $0.ms), kind: .key(text: $0.text, touchUp: nil, point: nil)) })
+    }
+
+    func run(_ config: KeyboardConfig, _ source: ArrayTraceSource) throws -> (ObservationBuffer, ReplicationSummary) {
+        var source = source
+        var sink = ObservationBuffer()
+        var simulation = KeyboardSimulation(config: config, seed: 1, replication: 0)
+        let summary = try simulation.run(&source, into: &sink)
+        return (sink, summary)
+    }
+
+    func testSentenceEndUsesTheShortTimerAndOtherEditsTheLongOne() throws {
+        // "Hi." lands at 202 ms: 400 ms later a request. " ok" lands at 1002 ms: 2 s later another.
+        let (sink, summary) = try run(exactConfig(), keys([(0, "H"), (100, "i"), (200, "."), (800, " "), (900, "o"), (1000, "k")]))
+        XCTAssertEqual(sink.requests.map(\.sent.milliseconds), [602, 3002])
+        XCTAssertEqual(sink.requests.map(\.trigger), [.sentenceEnd, .idle])
+        XCTAssertEqual(sink.requests.map(\.characters), [3, 3])
+        XCTAssertEqual(sink.requests.map(\.answered.milliseconds), [952, 3352])
+        XCTAssertEqual(summary.requests, 2)
+        XCTAssertEqual(sink.keys.map(\.latency), Array(repeating: .milliseconds(2), count: 6))
+    }
+
+    func testTrailingWhitespaceAfterTheFullStopStillCountsAsASentenceEnd() throws {
+        let (sink, _) = try run(exactConfig(), keys([(0, "a"), (100, "!"), (200, " ")]))
+        XCTAssertEqual(sink.requests.map(\.sent.milliseconds), [602])
+        XCTAssertEqual(sink.requests.first?.trigger, .sentenceEnd)
+    }
+
+    func testEveryEditReArmsAndNoRequestWithoutAChange() throws {
+        var config = exactConfig()
+        config.debounce = .fixed(delay: .milliseconds(500))
+        // Keys 300 ms apart keep re-arming; the only request goes 500 ms after the last.
+        let (sink, _) = try run(config, keys([(0, "a"), (300, "b"), (600, "c"), (900, "d")]))
+        XCTAssertEqual(sink.requests.map(\.sent.milliseconds), [1402])
+        XCTAssertEqual(sink.requests.map(\.textVersion), [4])
+    }
+
+    func testKeysQueueBehindASlowHandlerOnTheMainThread() throws {
+        var config = exactConfig()
+        config.keyHandlingCost = .constant(15)
+        let (sink, _) = try run(config, keys([(0, "a"), (5, "b"), (10, "c")]))
+        XCTAssertEqual(sink.keys.map(\.inserted.milliseconds), [15, 30, 45])
+        XCTAssertEqual(sink.keys.map(\.latency.milliseconds), [15, 25, 35])
+        XCTAssertEqual(sink.keys.map(\.wait.milliseconds), [0, 10, 20])
+        XCTAssertEqual(sink.tasks.count, 3)
+    }
+
+    /// A timer and a key at the same instant: the key touch was scheduled first, so it fires
+    /// first, but its text lands only after its handler, so the request does not carry it.
+    func testTieBetweenTimerAndKeyFollowsSchedulingOrder() throws {
+        var config = exactConfig()
+        config.debounce = .fixed(delay: .milliseconds(98))
+        let (sink, _) = try run(config, keys([(0, "a"), (100, "b")]))
+        // "a" lands at 2 ms, timer at 100 ms; the "b" touch is also at 100 ms.
+        XCTAssertEqual(sink.requests.map(\.sent.milliseconds), [100, 200])
+        XCTAssertEqual(sink.requests.map(\.textVersion), [1, 2])
+    }
+
+    func testBackspaceAndSuggestionEditTheText() throws {
+        var buffer = TextBuffer()
+        buffer.insert("helo")
+        buffer.deleteBackward()
+        buffer.insert("lo wor")
+        buffer.replaceCurrentWord(with: "world")
+        XCTAssertEqual(buffer.text, "hello world")
+        XCTAssertEqual(buffer.count, 11)
+        XCTAssertEqual(buffer.wordCount, 2)
+        XCTAssertEqual(buffer.version, 4)
+    }
+
+    func testGraphemeCountsFollowClustersNotScalars() {
+        var buffer = TextBuffer()
+        buffer.insert("e")
+        buffer.insert("\u{301}")      // combining acute joins the "e"
+        XCTAssertEqual(buffer.count, 1)
+        buffer.insert("👍")
+        buffer.insert("🏽")            // skin tone joins the thumb
+        XCTAssertEqual(buffer.count, 2)
+        buffer.insert("👩‍👩‍👧")
+        XCTAssertEqual(buffer.count, 3)
+        buffer.deleteBackward()
+        XCTAssertEqual(buffer.text, "é👍🏽")
+        XCTAssertEqual(buffer.count, 2)
+        buffer.markClean()
+        buffer.insert("ж")
+        XCTAssertEqual(buffer.dirtyCount, 1)
+    }
+
+    func testSameSeedSameObservationsOtherSeedOtherOnes() throws {
+        let config = KeyboardConfig()
+        let typed = (0..<200).map { (ms: Double($0) * 180, text: $0 % 7 == 6 ? " " : "x") }
+        func observe(seed: UInt64) throws -> ObservationBuffer {
+            var source = keys(typed)
+            var sink = ObservationBuffer()
+            var simulation = KeyboardSimulation(config: config, seed: seed, replication: 3)
+            _ = try simulation.run(&source, into: &sink)
+            return sink
+        }
+        XCTAssertEqual(try observe(seed: 9).keys, try observe(seed: 9).keys)
+        XCTAssertNotEqual(try observe(seed: 9).keys, try observe(seed: 10).keys)
+    }
+}
