@@ -107,28 +107,12 @@ public enum ScenarioLoader {
         }
         var keyboard = KeyboardConfig()
         try o.optional("keyboard") { f throws(ConfigError) in try readKeyboard(f, into: &keyboard) }
+        try o.optional("checker") { f throws(ConfigError) in try readChecker(f, scenarioPath: path, into: &keyboard.checker) }
         try o.optional("debounce") { f throws(ConfigError) in keyboard.debounce = try readDebounce(f) }
-        try o.optional("network") { f throws(ConfigError) in
-            var n = try f.object()
-            if let rtt = try n.optional("roundTrip", Distribution.init(config:)) { keyboard.networkRoundTrip = rtt }
-            try n.finish()
-        }
-        try o.optional("cloud") { f throws(ConfigError) in
-            var c = try f.object()
-            if let service = try c.optional("service", Distribution.init(config:)) { keyboard.cloudService = service }
-            try c.finish()
-        }
-        try o.optional("budgets") { f throws(ConfigError) in
-            var b = try f.object()
-            if let key = try b.optional("keyMs", { x throws(ConfigError) in try x.milliseconds() }) { keyboard.keyLatencyBudget = key }
-            if let share = try b.optional("keyAllowedShare", { x throws(ConfigError) in try x.probability() }) {
-                keyboard.keyBudgetAllowedShare = share
-            }
-            if let suggestion = try b.optional("suggestionMs", { x throws(ConfigError) in try x.milliseconds() }) {
-                keyboard.suggestionLatencyBudget = suggestion
-            }
-            try b.finish()
-        }
+        try o.optional("network") { f throws(ConfigError) in try readNetwork(f, into: &keyboard.network) }
+        try o.optional("cloud") { f throws(ConfigError) in try readCloud(f, into: &keyboard.cloud) }
+        try o.optional("underlines") { f throws(ConfigError) in try readUnderlines(f, into: &keyboard.underlines) }
+        try o.optional("budgets") { f throws(ConfigError) in keyboard.budgets = try readBudgets(f) }
         try o.finish()
         return Scenario(name: name, description: description, path: path, seed: seed, replications: replications,
                         traces: traces, policy: policy, policyNames: policyNames, keyboard: keyboard, resolvedConfig: root)
@@ -158,15 +142,135 @@ public enum ScenarioLoader {
 
     private static func readKeyboard(_ field: ConfigField, into keyboard: inout KeyboardConfig) throws(ConfigError) {
         var k = try field.object()
-        if let main = try k.optional("mainThread", { f throws(ConfigError) in try readExecutor(f, name: "main") }) {
-            keyboard.mainThread = main
+        try k.optional("threads") { f throws(ConfigError) in
+            var t = try f.object()
+            guard case .object(let members) = f.value.kind else { return }
+            for member in members {
+                let config = try t.required(member.key) { e throws(ConfigError) in try readExecutor(e, name: member.key) }
+                if let index = keyboard.threads.firstIndex(where: { $0.name == member.key }) {
+                    keyboard.threads[index] = config
+                } else {
+                    keyboard.threads.append(config)
+                }
+            }
+            try t.finish()
+            guard keyboard.threads.contains(where: { $0.name == "main" }) else { throw f.error("needs a thread named 'main'") }
         }
-        try k.optional("keyHandling") { f throws(ConfigError) in
-            var h = try f.object()
-            if let cost = try h.optional("cost", Distribution.init(config:)) { keyboard.keyHandlingCost = cost }
-            try h.finish()
+        try k.optional("work") { f throws(ConfigError) in
+            var w = try f.object()
+            for kind in KeyboardWork.allCases {
+                try w.optional(kind.rawValue) { e throws(ConfigError) in
+                    var current = keyboard.config(for: kind)
+                    var r = try e.object()
+                    if let thread = try r.optional("thread", { x throws(ConfigError) in try x.string() }) {
+                        guard keyboard.threads.contains(where: { $0.name == thread }) else {
+                            throw r.error("thread", "no thread named '\(thread)'; threads: \(keyboard.threads.map(\.name).joined(separator: ", "))")
+                        }
+                        current.thread = thread
+                    }
+                    if let priority = try r.optional("priority", { x throws(ConfigError) in try x.integer(in: -1000...1000) }) {
+                        current.priority = priority
+                    }
+                    if let cost = try r.optional("cost", Distribution.init(config:)) { current.cost = cost }
+                    try r.finish()
+                    keyboard.work[kind] = current
+                }
+            }
+            try w.finish()
+        }
+        if let coalesce = try k.optional("coalesceStaleSuggestions", { x throws(ConfigError) in try x.bool() }) {
+            keyboard.coalesceStaleSuggestions = coalesce
         }
         try k.finish()
+    }
+
+    private static func readChecker(_ field: ConfigField, scenarioPath: String, into checker: inout CheckerConfig) throws(ConfigError) {
+        var c = try field.object()
+        if let recall = try c.optional("recall", { x throws(ConfigError) in try x.probability() }) { checker.recall = recall }
+        if let rate = try c.optional("falsePositiveRate", { x throws(ConfigError) in try x.probability() }) { checker.falsePositiveRate = rate }
+        try c.optional("lexicon") { x throws(ConfigError) in
+            let path = resolve(try x.string(), besides: scenarioPath)
+            guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+                throw x.error("cannot read lexicon file \(path)")
+            }
+            checker.lexicon = Set(text.split(whereSeparator: \.isNewline).compactMap { line in
+                line.split(whereSeparator: { $0 == " " || $0 == "\t" }).first.map { $0.lowercased() }
+            })
+            guard !checker.lexicon.isEmpty else { throw x.error("lexicon file \(path) holds no words") }
+        }
+        try c.finish()
+    }
+
+    private static func readNetwork(_ field: ConfigField, into network: inout NetworkConfig) throws(ConfigError) {
+        var n = try field.object()
+        if let rtt = try n.optional("roundTrip", Distribution.init(config:)) { network.goodRoundTrip = rtt }
+        if let loss = try n.optional("loss", { x throws(ConfigError) in try x.probability() }) { network.goodLoss = loss }
+        try n.optional("bad") { f throws(ConfigError) in
+            var b = try f.object()
+            if let rtt = try b.optional("roundTrip", Distribution.init(config:)) { network.badRoundTrip = rtt }
+            if let loss = try b.optional("loss", { x throws(ConfigError) in try x.probability() }) { network.badLoss = loss }
+            try b.finish()
+        }
+        if let mean = try n.optional("meanGoodMs", { x throws(ConfigError) in try x.nonNegative() }) { network.meanGoodMs = mean }
+        if let mean = try n.optional("meanBadMs", { x throws(ConfigError) in try x.positive() }) { network.meanBadMs = mean }
+        try n.optional("offline") { f throws(ConfigError) in
+            network.offlinePeriods = try f.array { period throws(ConfigError) -> Range<SimTime> in
+                let bounds = try period.array { x throws(ConfigError) in try x.nonNegative() }
+                guard bounds.count == 2, bounds[0] < bounds[1] else { throw period.error("expected [startMs, endMs] with start < end") }
+                return SimTime(milliseconds: bounds[0])..<SimTime(milliseconds: bounds[1])
+            }
+        }
+        if let d = try n.optional("offlineFailureMs", { x throws(ConfigError) in try x.milliseconds() }) { network.offlineFailure = d }
+        if let d = try n.optional("timeoutMs", { x throws(ConfigError) in try x.positive() }) { network.timeout = SimDuration(milliseconds: d) }
+        if let m = try n.optional("maxAttempts", { x throws(ConfigError) in try x.integer(in: 1...20) }) { network.maxAttempts = m }
+        if let d = try n.optional("retryBackoffMs", { x throws(ConfigError) in try x.milliseconds() }) { network.retryBackoff = d }
+        if let d = try n.optional("retryBackoffMaxMs", { x throws(ConfigError) in try x.milliseconds() }) { network.retryBackoffMax = d }
+        try n.finish()
+    }
+
+    private static func readCloud(_ field: ConfigField, into cloud: inout CloudConfig) throws(ConfigError) {
+        var c = try field.object()
+        if let service = try c.optional("service", Distribution.init(config:)) { cloud.service = service }
+        if let recall = try c.optional("recall", { x throws(ConfigError) in try x.probability() }) { cloud.recall = recall }
+        if let rate = try c.optional("falsePositiveRate", { x throws(ConfigError) in try x.probability() }) { cloud.falsePositiveRate = rate }
+        try c.finish()
+    }
+
+    private static func readUnderlines(_ field: ConfigField, into underlines: inout UnderlineConfig) throws(ConfigError) {
+        var u = try field.object()
+        if let speculative = try u.optional("speculative", { x throws(ConfigError) in try x.bool() }) { underlines.speculative = speculative }
+        if let window = try u.optional("flickerWindowMs", { x throws(ConfigError) in try x.milliseconds() }) { underlines.flickerWindow = window }
+        if let rate = try u.optional("acceptanceRate", { x throws(ConfigError) in try x.probability() }) { underlines.acceptanceRate = rate }
+        if let delay = try u.optional("acceptanceDelay", Distribution.init(config:)) { underlines.acceptanceDelay = delay }
+        if let offsets = try u.optional("offsets", { x throws(ConfigError) in
+            OffsetStrategy(rawValue: try x.oneOf(OffsetStrategy.allCases.map(\.rawValue)))!
+        }) { underlines.offsets = offsets }
+        try u.finish()
+    }
+
+    /// Reads budgets: `{key: {ms: 10, allowedShare: 0.01}, "local-underline": {ms: 150}}`.
+    /// Budgets not named keep their defaults; `{key: null}` removes one.
+    private static func readBudgets(_ field: ConfigField) throws(ConfigError) -> [Budget] {
+        var b = try field.object()
+        var budgets = Budget.defaults
+        for metric in LatencyMetric.allCases {
+            if b.has(metric.rawValue), case .null? = field.value[metric.rawValue]?.kind {
+                b.allow(metric.rawValue)
+                budgets.removeAll { $0.metric == metric }
+                continue
+            }
+            try b.optional(metric.rawValue) { e throws(ConfigError) in
+                var r = try e.object()
+                let limit = try r.required("ms") { x throws(ConfigError) in try x.positive() }
+                let share = try r.optional("allowedShare") { x throws(ConfigError) in try x.probability() }
+                    ?? Budget.defaults.first { $0.metric == metric }?.allowedShare ?? 0.05
+                try r.finish()
+                let budget = Budget(metric: metric, limit: SimDuration(milliseconds: limit), allowedShare: share)
+                if let index = budgets.firstIndex(where: { $0.metric == metric }) { budgets[index] = budget } else { budgets.append(budget) }
+            }
+        }
+        try b.finish()
+        return budgets
     }
 
     /// Reads an executor: `{cores: 1, discipline: "fifo" | "priority" | "edf", preemptive: false}`.
@@ -181,21 +285,40 @@ public enum ScenarioLoader {
         return ExecutorConfig(name: name, cores: cores, discipline: discipline, preemptive: preemptive)
     }
 
-    /// Reads a debounce policy: `{policy: "sentence-aware", sentenceEndMs: 400, otherwiseMs: 2000}`
-    /// or `{policy: "fixed", delayMs: 1000}`.
+    /// Reads a debounce policy. `policy` is one of `sentence-aware` (`sentenceEndMs`,
+    /// `otherwiseMs`), `fixed` (`delayMs`), `edges` (`waitMs`, `leading`, `trailing`,
+    /// `maxWaitMs`), `throttle` (`intervalMs`), `boundary` (`on`: "word" or "sentence", `delayMs`).
     public static func readDebounce(_ field: ConfigField) throws(ConfigError) -> DebouncePolicy {
         var d = try field.object()
-        let policy = try d.optional("policy") { f throws(ConfigError) in try f.oneOf(["sentence-aware", "fixed"]) } ?? "sentence-aware"
+        let names = ["sentence-aware", "fixed", "edges", "throttle", "boundary"]
+        let policy = try d.optional("policy") { f throws(ConfigError) in try f.oneOf(names) } ?? "sentence-aware"
+        func ms(_ key: String, _ fallback: SimDuration? = nil) throws(ConfigError) -> SimDuration {
+            if let value = try d.optional(key, { f throws(ConfigError) in try f.milliseconds() }) { return value }
+            guard let fallback else { throw d.error("missing required field '\(key)' for policy '\(policy)'") }
+            return fallback
+        }
         let result: DebouncePolicy
         switch policy {
         case "fixed":
-            result = .fixed(delay: try d.required("delayMs") { f throws(ConfigError) in try f.milliseconds() })
+            result = .fixed(delay: try ms("delayMs"))
+        case "edges":
+            let wait = try ms("waitMs")
+            let leading = try d.optional("leading") { f throws(ConfigError) in try f.bool() } ?? false
+            let trailing = try d.optional("trailing") { f throws(ConfigError) in try f.bool() } ?? true
+            let maxWait = try d.optional("maxWaitMs") { f throws(ConfigError) in try f.milliseconds() }
+            guard leading || trailing else { throw d.error("leading and trailing cannot both be false: nothing would be sent") }
+            if let maxWait, maxWait < wait { throw d.error("maxWaitMs", "must be at least waitMs") }
+            result = .edges(wait: wait, leading: leading, trailing: trailing, maxWait: maxWait)
+        case "throttle":
+            result = .throttle(interval: try ms("intervalMs"))
+        case "boundary":
+            let on = try d.optional("on") { f throws(ConfigError) in try f.oneOf(["word", "sentence"]) } ?? "sentence"
+            result = .boundary(sentencesOnly: on == "sentence", delay: try ms("delayMs", .zero))
         default:
-            result = .sentenceAware(
-                sentenceEnd: try d.optional("sentenceEndMs") { f throws(ConfigError) in try f.milliseconds() } ?? .milliseconds(400),
-                otherwise: try d.optional("otherwiseMs") { f throws(ConfigError) in try f.milliseconds() } ?? .milliseconds(2000))
+            result = .sentenceAware(sentenceEnd: try ms("sentenceEndMs", .milliseconds(400)), otherwise: try ms("otherwiseMs", .milliseconds(2000)))
         }
         try d.finish()
         return result
     }
+
 }

@@ -59,7 +59,7 @@ public enum ScenarioRunner {
         var source = try TraceFileReader(path: path)
         var sink = ObservationBuffer(keepsTasks: keepTasks)
         var simulation = KeyboardSimulation(config: scenario.keyboard, seed: scenario.seed,
-                                            replication: item.replication, trace: item.traceIndex)
+                                            replication: item.replication, trace: item.traceIndex, header: source.header)
         let summary = try simulation.run(&source, into: &sink)
         let wall = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         return RunResult(item: item, tracePath: path, summary: summary, observations: sink, wallSeconds: wall)

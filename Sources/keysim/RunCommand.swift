@@ -42,7 +42,7 @@ enum RunCommand {
 
         let items = ScenarioRunner.workItems(replications: scenario.replications, traceCount: scenario.traces.count)
         let results = try ScenarioRunner.run(scenario, items: items, jobs: jobs)
-        let summary = BatchSummary(results: results, keyBudget: scenario.keyboard.keyLatencyBudget)
+        let summary = BatchSummary(results: results, budgets: scenario.keyboard.budgets)
 
         let wall = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         let batch = BatchInfo(command: "run", scenario: scenario,
@@ -56,8 +56,10 @@ enum RunCommand {
         print("")
         print(summary.table(), terminator: "")
         print("report: \(reportPath)")
-        if arguments.flag("check"), summary.keyShareOverBudget > scenario.keyboard.keyBudgetAllowedShare {
-            printError("keysim run: budget check failed: \(TextTable.percent(summary.keyShareOverBudget)) of keys over \(TextTable.fixed(scenario.keyboard.keyLatencyBudget.milliseconds, 0)) ms (allowed \(TextTable.percent(scenario.keyboard.keyBudgetAllowedShare)))")
+        if arguments.flag("check"), !summary.failedBudgets.isEmpty {
+            for row in summary.failedBudgets {
+                printError("keysim run: budget check failed: \(row.metric.rawValue): \(TextTable.percent(row.shareOverBudget)) over \(TextTable.fixed(row.budget!.limit.milliseconds, 0)) ms (allowed \(TextTable.percent(row.budget!.allowedShare)))")
+            }
             return 1
         }
         return 0

@@ -7,7 +7,11 @@ import XCTest
 func deterministicRows(_ path: String) throws -> [String: [[SQLValue]]] {
     let database = try Database(path: path, readOnly: true)
     let queries = [
-        "runs": "SELECT scenario_name, policy, seed, replication, trace_index, trace_path, scenario_hash, traces_hash, key_budget_ns, sim_end_ns, events, edits, requests, words, characters, main_busy_ns FROM runs ORDER BY run_id",
+        "runs": "SELECT scenario_name, policy, seed, replication, trace_index, trace_path, scenario_hash, traces_hash, sim_end_ns, events, edits, requests, words, characters FROM runs ORDER BY run_id",
+        "suggestions": "SELECT * FROM suggestions ORDER BY run_id, key_index",
+        "underlines": "SELECT * FROM underlines ORDER BY run_id, underline_id",
+        "threads": "SELECT * FROM threads ORDER BY run_id, thread",
+        "budgets": "SELECT * FROM budgets ORDER BY run_id, metric",
         "keys": "SELECT * FROM keys ORDER BY run_id, key_index",
         "requests": "SELECT * FROM requests ORDER BY run_id, request_id",
         "tasks": "SELECT * FROM tasks ORDER BY run_id, seq",
@@ -26,7 +30,7 @@ final class RunCommandTests: XCTestCase {
         let db = folder.path("r.sqlite")
         let result = try KeysimProcess.run(["run", scenario, "--replications", "2", "--db", db])
         XCTAssertEqual(result.status, 0, result.stderr)
-        for fragment in ["key latency (ms)", "p50", "p95", "p99", "max", "over budget", "requests sent:", "report: \(db)"] {
+        for fragment in ["latency (ms)", "key ", "suggestion ", "p50", "p95", "p99", "max", "over", "requests ", "underlines ", "report: \(db)"] {
             XCTAssertTrue(result.stdout.contains(fragment), "missing '\(fragment)' in:\n\(result.stdout)")
         }
         let rows = try deterministicRows(db)
@@ -119,9 +123,9 @@ final class RunCommandTests: XCTestCase {
     func testCheckExitsWithOneWhenTheKeyBudgetIsBlown() throws {
         let folder = try TemporaryFolder()
         let result = try KeysimProcess.run(["run", scenario, "--replications", "1", "--db", folder.path("r.sqlite"), "--check",
-                                            "--set", "keyboard.keyHandling.cost=12"])
+                                            "--set", "keyboard.work.key.cost=12"])
         XCTAssertEqual(result.status, 1, result.stderr)
-        XCTAssertTrue(result.stderr.contains("budget check failed: 100.0% of keys over 10 ms"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("budget check failed: key: 100.0% over 10 ms (allowed 1.0%)"), result.stderr)
         let fine = try KeysimProcess.run(["run", scenario, "--replications", "1", "--db", folder.path("r.sqlite"), "--check"])
         XCTAssertEqual(fine.status, 0, fine.stderr)
     }

@@ -47,8 +47,8 @@ final class ScenarioLoaderTests: XCTestCase {
         XCTAssertEqual(scenario.name, "s")
         XCTAssertEqual(scenario.replications, 10)
         XCTAssertEqual(scenario.keyboard.debounce, .sentenceAware(sentenceEnd: .milliseconds(400), otherwise: .milliseconds(2000)))
-        XCTAssertEqual(scenario.keyboard.keyLatencyBudget, .milliseconds(10))
-        XCTAssertEqual(scenario.keyboard.suggestionLatencyBudget, .milliseconds(200))
+        XCTAssertEqual(scenario.keyboard.budget(for: .key)?.limit, .milliseconds(10))
+        XCTAssertEqual(scenario.keyboard.budget(for: .suggestion)?.limit, .milliseconds(200))
         XCTAssertEqual(scenario.traces, [fixture.directory + "/trace.jsonl"])
     }
 
@@ -72,8 +72,8 @@ final class ScenarioLoaderTests: XCTestCase {
                        MixtureComponent(weight: 1, distribution: .exponential(mean: 50))])),
         ]
         for (text, expected) in kinds {
-            let path = try fixture.write("s.json5", "{traces: ['trace.jsonl'], keyboard: {keyHandling: {cost: \(text)}}}")
-            XCTAssertEqual(try ScenarioLoader.load(path: path).keyboard.keyHandlingCost, expected, text)
+            let path = try fixture.write("s.json5", "{traces: ['trace.jsonl'], keyboard: {work: {key: {cost: \(text)}}}}")
+            XCTAssertEqual(try ScenarioLoader.load(path: path).keyboard.config(for: .key).cost, expected, text)
         }
     }
 
@@ -85,11 +85,16 @@ final class ScenarioLoaderTests: XCTestCase {
             ("{traces: ['missing.jsonl']}", "s.json5:1:11: error: traces[0]: trace file not found"),
             ("{traces: []}", "s.json5:1:10: error: traces: needs at least one trace"),
             ("{}", "s.json5:1:1: error: missing required field 'traces'"),
-            ("{traces: ['trace.jsonl'], keyboard: {keyHandling: {cost: {type: 'weibull'}}}}", "keyboard.keyHandling.cost.type: unknown value 'weibull'"),
-            ("{traces: ['trace.jsonl'], keyboard: {mainThread: {cores: 0}}}", "keyboard.mainThread.cores: must be between 1 and 1024 (got 0)"),
+            ("{traces: ['trace.jsonl'], keyboard: {work: {check: {cost: {type: 'weibull'}}}}}", "keyboard.work.check.cost.type: unknown value 'weibull'"),
+            ("{traces: ['trace.jsonl'], keyboard: {threads: {main: {cores: 0}}}}", "keyboard.threads.main.cores: must be between 1 and 1024 (got 0)"),
             ("{traces: ['trace.jsonl'], replications: 2.5}", "replications: expected a whole number, found 2.5"),
             ("{traces: ['trace.jsonl'], seed: 'x'}", "seed: expected a number, found a string"),
+            ("{traces: ['trace.jsonl'], keyboard: {work: {check: {thread: 'gpu'}}}}", "keyboard.work.check.thread: no thread named 'gpu'; threads: main, background, model"),
+            ("{traces: ['trace.jsonl'], debounce: {policy: 'edges'}}", "debounce: missing required field 'waitMs' for policy 'edges'"),
+            ("{traces: ['trace.jsonl'], budgets: {key: {ms: 0}}}", "budgets.key.ms: must be greater than 0"),
+            ("{traces: ['trace.jsonl'], underlines: {offsets: 'utf8'}}", "underlines.offsets: unknown value 'utf8'"),
             ("{traces: ['trace.jsonl'],\n network: {roundTrip: {type: 'uniform', minMs: 5, maxMs: 1}}}", "network.roundTrip.maxMs: must be at least minMs (5.0)"),
+            ("{traces: ['trace.jsonl'], network: {offline: [[500, 100]]}}", "network.offline[0]: expected [startMs, endMs] with start < end"),
             ("{traces: ['trace.jsonl'], cloud: {service: {type: 'lognormal', medianMs: 300, p99Ms: 100}}}", "cloud.service.p99Ms: must be greater than medianMs"),
             ("{traces: ['trace.jsonl'],, }", "s.json5:1:26: error: unexpected ',', expected a key or '}'"),
         ]

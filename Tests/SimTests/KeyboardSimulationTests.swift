@@ -5,9 +5,10 @@ final class KeyboardSimulationTests: XCTestCase {
     /// A keyboard with fixed costs and delays, so every time below is exact.
     func exactConfig() -> KeyboardConfig {
         var config = KeyboardConfig()
-        config.keyHandlingCost = .constant(2)
-        config.networkRoundTrip = .constant(50)
-        config.cloudService = .constant(300)
+        config.work[.key]!.cost = .constant(2)
+        config.network.goodRoundTrip = .constant(50)
+        config.network.goodLoss = 0
+        config.cloud.service = .constant(300)
         return config
     }
 
@@ -29,7 +30,7 @@ final class KeyboardSimulationTests: XCTestCase {
         XCTAssertEqual(sink.requests.map(\.sent.milliseconds), [602, 3002])
         XCTAssertEqual(sink.requests.map(\.trigger), [.sentenceEnd, .idle])
         XCTAssertEqual(sink.requests.map(\.characters), [3, 3])
-        XCTAssertEqual(sink.requests.map(\.answered.milliseconds), [952, 3352])
+        XCTAssertEqual(sink.requests.map(\.end.milliseconds), [952, 3352])
         XCTAssertEqual(summary.requests, 2)
         XCTAssertEqual(sink.keys.map(\.latency), Array(repeating: .milliseconds(2), count: 6))
     }
@@ -51,12 +52,13 @@ final class KeyboardSimulationTests: XCTestCase {
 
     func testKeysQueueBehindASlowHandlerOnTheMainThread() throws {
         var config = exactConfig()
-        config.keyHandlingCost = .constant(15)
+        config.work[.key]!.cost = .constant(15)
+        config.work[.draw]!.cost = .constant(0)
         let (sink, _) = try run(config, keys([(0, "a"), (5, "b"), (10, "c")]))
         XCTAssertEqual(sink.keys.map(\.inserted.milliseconds), [15, 30, 45])
         XCTAssertEqual(sink.keys.map(\.latency.milliseconds), [15, 25, 35])
         XCTAssertEqual(sink.keys.map(\.wait.milliseconds), [0, 10, 20])
-        XCTAssertEqual(sink.tasks.count, 3)
+        XCTAssertEqual(sink.tasks.filter { $0.record.task.kind == KeyboardWork.key.code }.count, 3)
     }
 
     /// A timer and a key at the same instant: the key touch was scheduled first, so it fires
@@ -78,6 +80,7 @@ final class KeyboardSimulationTests: XCTestCase {
         buffer.replaceCurrentWord(with: "world")
         XCTAssertEqual(buffer.text, "hello world")
         XCTAssertEqual(buffer.count, 11)
+        XCTAssertEqual(buffer.tokenStarts, [0, 6])
         XCTAssertEqual(buffer.wordCount, 2)
         XCTAssertEqual(buffer.version, 4)
     }

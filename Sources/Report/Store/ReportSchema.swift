@@ -2,7 +2,7 @@
 /// bump `version` whenever a change would make an older keysim misread a newer file.
 public enum ReportSchema {
     /// `PRAGMA user_version` of reports this build writes and reads.
-    public static let version = 1
+    public static let version = 2
     /// `PRAGMA application_id` of keysim reports: "ksim" in ASCII.
     public static let applicationID: Int32 = 0x6B73_696D
 
@@ -34,16 +34,23 @@ public enum ReportSchema {
         scenario_hash   TEXT NOT NULL,
         traces_hash     TEXT NOT NULL,
         keysim_version  TEXT NOT NULL,
-        key_budget_ns   INTEGER NOT NULL,
         sim_end_ns      INTEGER NOT NULL,
         events          INTEGER NOT NULL,
         edits           INTEGER NOT NULL,
         requests        INTEGER NOT NULL,
         words           INTEGER NOT NULL,
         characters      INTEGER NOT NULL,
-        main_busy_ns    INTEGER NOT NULL,
+        checks_of_vanished_words INTEGER NOT NULL,
+        acceptances_without_chip INTEGER NOT NULL,
+        acceptances_without_fix  INTEGER NOT NULL,
         wall_seconds    REAL NOT NULL
     );
+    CREATE TABLE IF NOT EXISTS threads (
+        run_id          INTEGER NOT NULL REFERENCES runs(run_id),
+        thread          TEXT NOT NULL,
+        busy_ns         INTEGER NOT NULL,
+        PRIMARY KEY (run_id, thread)
+    ) WITHOUT ROWID;
     CREATE TABLE IF NOT EXISTS keys (
         run_id          INTEGER NOT NULL REFERENCES runs(run_id),
         key_index       INTEGER NOT NULL,
@@ -52,7 +59,38 @@ public enum ReportSchema {
         start_ns        INTEGER NOT NULL,
         inserted_ns     INTEGER NOT NULL,
         latency_ns      INTEGER NOT NULL,
+        queued_ahead    INTEGER NOT NULL,
         PRIMARY KEY (run_id, key_index)
+    ) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS suggestions (
+        run_id          INTEGER NOT NULL REFERENCES runs(run_id),
+        key_index       INTEGER NOT NULL,
+        text_version    INTEGER NOT NULL,
+        touch_ns        INTEGER NOT NULL,
+        end_ns          INTEGER NOT NULL,
+        latency_ns      INTEGER NOT NULL,
+        outcome         TEXT NOT NULL,
+        too_late        INTEGER NOT NULL,
+        waited_ns       INTEGER NOT NULL,
+        ran_ns          INTEGER NOT NULL,
+        PRIMARY KEY (run_id, key_index)
+    ) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS underlines (
+        run_id          INTEGER NOT NULL REFERENCES runs(run_id),
+        underline_id    INTEGER NOT NULL,
+        word_ordinal    INTEGER NOT NULL,
+        word_length     INTEGER NOT NULL,
+        origin          TEXT NOT NULL,
+        true_error      INTEGER NOT NULL,
+        word_finished_ns INTEGER NOT NULL,
+        shown_ns        INTEGER,
+        confirmed_ns    INTEGER,
+        end_ns          INTEGER NOT NULL,
+        outcome         TEXT NOT NULL,
+        flicker         INTEGER NOT NULL,
+        time_to_underline_ns INTEGER,
+        time_to_confirmation_ns INTEGER,
+        PRIMARY KEY (run_id, underline_id)
     ) WITHOUT ROWID;
     CREATE TABLE IF NOT EXISTS requests (
         run_id          INTEGER NOT NULL REFERENCES runs(run_id),
@@ -61,12 +99,27 @@ public enum ReportSchema {
         sent_ns         INTEGER NOT NULL,
         text_version    INTEGER NOT NULL,
         characters      INTEGER NOT NULL,
+        words           INTEGER NOT NULL,
+        attempts        INTEGER NOT NULL,
+        timeouts        INTEGER NOT NULL,
+        offline_failures INTEGER NOT NULL,
         network_ns      INTEGER NOT NULL,
         service_ns      INTEGER NOT NULL,
-        answered_ns     INTEGER NOT NULL,
+        end_ns          INTEGER NOT NULL,
         round_trip_ns   INTEGER NOT NULL,
         outcome         TEXT NOT NULL,
+        stale           INTEGER NOT NULL,
         PRIMARY KEY (run_id, request_id)
+    ) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS fixes (
+        run_id          INTEGER NOT NULL REFERENCES runs(run_id),
+        underline_id    INTEGER NOT NULL,
+        word_ordinal    INTEGER NOT NULL,
+        accepted_ns     INTEGER NOT NULL,
+        applied         INTEGER NOT NULL,
+        corrupted       INTEGER NOT NULL,
+        strategy        TEXT NOT NULL,
+        PRIMARY KEY (run_id, underline_id)
     ) WITHOUT ROWID;
     CREATE TABLE IF NOT EXISTS tasks (
         run_id          INTEGER NOT NULL REFERENCES runs(run_id),
@@ -84,6 +137,15 @@ public enum ReportSchema {
         cancelled       INTEGER NOT NULL,
         PRIMARY KEY (run_id, seq)
     ) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS budgets (
+        run_id          INTEGER NOT NULL REFERENCES runs(run_id),
+        metric          TEXT NOT NULL,
+        limit_ns        INTEGER NOT NULL,
+        allowed_share   REAL NOT NULL,
+        count           INTEGER NOT NULL,
+        over            INTEGER NOT NULL,
+        PRIMARY KEY (run_id, metric)
+    ) WITHOUT ROWID;
     CREATE TABLE IF NOT EXISTS budget_violations (
         run_id          INTEGER NOT NULL REFERENCES runs(run_id),
         budget          TEXT NOT NULL,
@@ -97,48 +159,64 @@ public enum ReportSchema {
     CREATE INDEX IF NOT EXISTS runs_by_policy ON runs(scenario_name, policy);
     CREATE INDEX IF NOT EXISTS keys_by_latency ON keys(run_id, latency_ns);
 
-    CREATE VIEW IF NOT EXISTS key_latency_per_run AS
+    CREATE VIEW IF NOT EXISTS latencies AS
+        SELECT run_id, 'key' AS metric, key_index AS item, latency_ns FROM keys
+        UNION ALL SELECT run_id, 'suggestion', key_index, latency_ns FROM suggestions WHERE outcome = 'shown'
+        UNION ALL SELECT run_id, 'local-underline', underline_id, time_to_underline_ns FROM underlines WHERE time_to_underline_ns IS NOT NULL
+        UNION ALL SELECT run_id, 'cloud-confirmation', underline_id, time_to_confirmation_ns FROM underlines WHERE time_to_confirmation_ns IS NOT NULL
+        UNION ALL SELECT run_id, 'request-round-trip', request_id, round_trip_ns FROM requests WHERE outcome = 'answered';
+
+    CREATE VIEW IF NOT EXISTS latency_per_run AS
     WITH ranked AS (
-        SELECT k.run_id, k.latency_ns, r.key_budget_ns,
-               ROW_NUMBER() OVER (PARTITION BY k.run_id ORDER BY k.latency_ns) AS rank,
-               COUNT(*) OVER (PARTITION BY k.run_id) AS n
-        FROM keys k JOIN runs r USING (run_id)
+        SELECT l.run_id, l.metric, l.latency_ns, b.limit_ns,
+               ROW_NUMBER() OVER (PARTITION BY l.run_id, l.metric ORDER BY l.latency_ns) AS rank,
+               COUNT(*) OVER (PARTITION BY l.run_id, l.metric) AS n
+        FROM latencies l LEFT JOIN budgets b ON b.run_id = l.run_id AND b.metric = l.metric
     )
-    SELECT run_id,
+    SELECT run_id, metric,
            MAX(n) AS count,
            AVG(latency_ns) / 1e6 AS mean_ms,
            MAX(CASE WHEN rank = (50 * n + 99) / 100 THEN latency_ns END) / 1e6 AS p50_ms,
            MAX(CASE WHEN rank = (95 * n + 99) / 100 THEN latency_ns END) / 1e6 AS p95_ms,
            MAX(CASE WHEN rank = (99 * n + 99) / 100 THEN latency_ns END) / 1e6 AS p99_ms,
            MAX(latency_ns) / 1e6 AS max_ms,
-           AVG(latency_ns > key_budget_ns) AS share_over_budget
-    FROM ranked GROUP BY run_id;
+           MAX(limit_ns) / 1e6 AS budget_ms,
+           CASE WHEN MAX(limit_ns) IS NULL THEN NULL ELSE AVG(latency_ns > limit_ns) END AS share_over_budget
+    FROM ranked GROUP BY run_id, metric;
 
-    CREATE VIEW IF NOT EXISTS key_latency_per_policy AS
+    CREATE VIEW IF NOT EXISTS latency_per_policy AS
     WITH ranked AS (
-        SELECT r.scenario_name, COALESCE(r.policy, '') AS policy, k.latency_ns, r.key_budget_ns,
-               ROW_NUMBER() OVER (PARTITION BY r.scenario_name, COALESCE(r.policy, '') ORDER BY k.latency_ns) AS rank,
-               COUNT(*) OVER (PARTITION BY r.scenario_name, COALESCE(r.policy, '')) AS n
-        FROM keys k JOIN runs r USING (run_id)
+        SELECT r.scenario_name, COALESCE(r.policy, '') AS policy, l.metric, l.latency_ns, b.limit_ns,
+               ROW_NUMBER() OVER (PARTITION BY r.scenario_name, COALESCE(r.policy, ''), l.metric ORDER BY l.latency_ns) AS rank,
+               COUNT(*) OVER (PARTITION BY r.scenario_name, COALESCE(r.policy, ''), l.metric) AS n
+        FROM latencies l JOIN runs r USING (run_id)
+        LEFT JOIN budgets b ON b.run_id = l.run_id AND b.metric = l.metric
     )
-    SELECT scenario_name, policy,
+    SELECT scenario_name, policy, metric,
            MAX(n) AS count,
            AVG(latency_ns) / 1e6 AS mean_ms,
            MAX(CASE WHEN rank = (50 * n + 99) / 100 THEN latency_ns END) / 1e6 AS p50_ms,
            MAX(CASE WHEN rank = (95 * n + 99) / 100 THEN latency_ns END) / 1e6 AS p95_ms,
            MAX(CASE WHEN rank = (99 * n + 99) / 100 THEN latency_ns END) / 1e6 AS p99_ms,
            MAX(latency_ns) / 1e6 AS max_ms,
-           AVG(latency_ns > key_budget_ns) AS share_over_budget
-    FROM ranked GROUP BY scenario_name, policy;
+           MAX(limit_ns) / 1e6 AS budget_ms,
+           CASE WHEN MAX(limit_ns) IS NULL THEN NULL ELSE AVG(latency_ns > limit_ns) END AS share_over_budget
+    FROM ranked GROUP BY scenario_name, policy, metric;
 
-    CREATE VIEW IF NOT EXISTS requests_per_run AS
-    SELECT r.run_id, r.scenario_name, r.policy, r.replication, r.trace_index,
-           COUNT(q.request_id) AS requests,
-           CASE WHEN r.words > 0 THEN 100.0 * COUNT(q.request_id) / r.words END AS requests_per_100_words,
-           SUM(q.characters) AS characters_sent,
-           AVG(q.round_trip_ns) / 1e6 AS mean_round_trip_ms,
-           MAX(q.round_trip_ns) / 1e6 AS max_round_trip_ms
-    FROM runs r LEFT JOIN requests q USING (run_id)
-    GROUP BY r.run_id;
+    CREATE VIEW IF NOT EXISTS quality_per_run AS
+    SELECT r.run_id, r.scenario_name, r.policy, r.replication, r.trace_index, r.words,
+           (SELECT COUNT(*) FROM requests q WHERE q.run_id = r.run_id) AS requests,
+           CASE WHEN r.words > 0 THEN 100.0 * (SELECT COUNT(*) FROM requests q WHERE q.run_id = r.run_id) / r.words END AS requests_per_100_words,
+           CASE WHEN r.words > 0 THEN 100.0 * (SELECT COALESCE(SUM(characters), 0) FROM requests q WHERE q.run_id = r.run_id) / r.words END AS characters_per_100_words,
+           (SELECT COALESCE(SUM(timeouts), 0) FROM requests q WHERE q.run_id = r.run_id) AS timeouts,
+           (SELECT COALESCE(SUM(attempts - 1), 0) FROM requests q WHERE q.run_id = r.run_id) AS retries,
+           (SELECT COUNT(*) FROM requests q WHERE q.run_id = r.run_id AND q.stale) AS stale_answers,
+           (SELECT COUNT(*) FROM suggestions s WHERE s.run_id = r.run_id AND s.too_late) AS too_late_suggestions,
+           (SELECT COUNT(*) FROM underlines u WHERE u.run_id = r.run_id AND u.shown_ns IS NOT NULL) AS underlines_shown,
+           (SELECT COUNT(*) FROM underlines u WHERE u.run_id = r.run_id AND u.outcome = 'retracted') AS retracted,
+           (SELECT COUNT(*) FROM underlines u WHERE u.run_id = r.run_id AND u.flicker) AS flickers,
+           (SELECT COUNT(*) FROM underlines u WHERE u.run_id = r.run_id AND u.outcome = 'dropped') AS dropped_chips,
+           (SELECT COUNT(*) FROM fixes f WHERE f.run_id = r.run_id AND f.corrupted) AS corrupting_fixes
+    FROM runs r;
     """
 }

@@ -1,106 +1,145 @@
 import Scenarios
 import Sim
 
-/// Prepared statements for the rows of one run, reused across runs: the hot path of
-/// report writing (a long trace gives millions of rows).
+/// Prepared statements for the rows of one run, reused across runs: the hot path of report
+/// writing (a long trace gives millions of rows).
 struct RunRowWriter {
     let database: Database
-    let runStatement: Statement
-    let keyStatement: Statement
-    let requestStatement: Statement
-    let taskStatement: Statement
-    let violationStatement: Statement
+    let run: Statement
+    let thread: Statement
+    let key: Statement
+    let suggestion: Statement
+    let underline: Statement
+    let request: Statement
+    let fix: Statement
+    let task: Statement
+    let budget: Statement
+    let violation: Statement
 
     init(_ database: Database) throws {
         self.database = database
-        runStatement = try database.prepare("""
-            INSERT INTO runs (batch_id, scenario_name, policy, seed, replication, trace_index, trace_path, scenario_hash,
-                              traces_hash, keysim_version, key_budget_ns, sim_end_ns, events, edits, requests, words,
-                              characters, main_busy_ns, wall_seconds)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
-        keyStatement = try database.prepare(
-            "INSERT INTO keys (run_id, key_index, edit, touch_ns, start_ns, inserted_ns, latency_ns) VALUES (?, ?, ?, ?, ?, ?, ?)")
-        requestStatement = try database.prepare("""
-            INSERT INTO requests (run_id, request_id, trigger, sent_ns, text_version, characters, network_ns, service_ns,
-                                  answered_ns, round_trip_ns, outcome)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
-        taskStatement = try database.prepare("""
-            INSERT INTO tasks (run_id, seq, executor, task_id, kind, tag, release_ns, start_ns, finish_ns, deadline_ns,
-                               core, preemptions, cancelled)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
-        violationStatement = try database.prepare(
-            "INSERT INTO budget_violations (run_id, budget, item_index, latency_ns, budget_ns, cause) VALUES (?, ?, ?, ?, ?, ?)")
+        func insert(_ table: String, _ columns: [String]) throws -> Statement {
+            try database.prepare("INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))")
+        }
+        run = try insert("runs", ["batch_id", "scenario_name", "policy", "seed", "replication", "trace_index", "trace_path",
+                                  "scenario_hash", "traces_hash", "keysim_version", "sim_end_ns", "events", "edits", "requests",
+                                  "words", "characters", "checks_of_vanished_words", "acceptances_without_chip",
+                                  "acceptances_without_fix", "wall_seconds"])
+        thread = try insert("threads", ["run_id", "thread", "busy_ns"])
+        key = try insert("keys", ["run_id", "key_index", "edit", "touch_ns", "start_ns", "inserted_ns", "latency_ns", "queued_ahead"])
+        suggestion = try insert("suggestions", ["run_id", "key_index", "text_version", "touch_ns", "end_ns", "latency_ns", "outcome",
+                                                "too_late", "waited_ns", "ran_ns"])
+        underline = try insert("underlines", ["run_id", "underline_id", "word_ordinal", "word_length", "origin", "true_error",
+                                              "word_finished_ns", "shown_ns", "confirmed_ns", "end_ns", "outcome", "flicker",
+                                              "time_to_underline_ns", "time_to_confirmation_ns"])
+        request = try insert("requests", ["run_id", "request_id", "trigger", "sent_ns", "text_version", "characters", "words",
+                                          "attempts", "timeouts", "offline_failures", "network_ns", "service_ns", "end_ns",
+                                          "round_trip_ns", "outcome", "stale"])
+        fix = try insert("fixes", ["run_id", "underline_id", "word_ordinal", "accepted_ns", "applied", "corrupted", "strategy"])
+        task = try insert("tasks", ["run_id", "seq", "executor", "task_id", "kind", "tag", "release_ns", "start_ns", "finish_ns",
+                                    "deadline_ns", "core", "preemptions", "cancelled"])
+        budget = try insert("budgets", ["run_id", "metric", "limit_ns", "allowed_share", "count", "over"])
+        violation = try insert("budget_violations", ["run_id", "budget", "item_index", "latency_ns", "budget_ns", "cause"])
     }
 
     mutating func write(_ result: RunResult, batchID: Int64, batch: BatchInfo) throws -> Int64 {
         let scenario = batch.scenario
         let summary = result.summary
-        let budget = scenario.keyboard.keyLatencyBudget
-        try runStatement.execute([
+        let counters = summary.counters
+        try run.execute([
             .integer(batchID), .text(scenario.name), scenario.policy.map(SQLValue.text) ?? .null,
             .integer(Int64(bitPattern: scenario.seed)), .integer(Int64(result.item.replication)),
             .integer(Int64(result.item.traceIndex)), .text(result.tracePath), .text(batch.scenarioHash),
-            .text(batch.tracesHash), .text(KeysimVersion.current), .integer(budget.nanoseconds),
-            .integer(summary.endTime.nanoseconds), .integer(Int64(summary.eventsProcessed)), .integer(Int64(summary.edits)),
-            .integer(Int64(summary.requests)), .integer(Int64(summary.words)), .integer(Int64(summary.characters)),
-            .integer(summary.mainThreadBusy.nanoseconds), .real(result.wallSeconds),
+            .text(batch.tracesHash), .text(KeysimVersion.current), .integer(summary.endTime.nanoseconds),
+            .integer(Int64(summary.eventsProcessed)), .integer(Int64(summary.edits)), .integer(Int64(summary.requests)),
+            .integer(Int64(summary.words)), .integer(Int64(summary.characters)), .integer(Int64(counters.checksOfVanishedWords)),
+            .integer(Int64(counters.acceptancesWithoutChip)), .integer(Int64(counters.acceptancesWithoutFix)), .real(result.wallSeconds),
         ])
         let runID = database.lastInsertRowID
-        for key in result.observations.keys {
-            try keyStatement.bind(runID, at: 1)
-            try keyStatement.bind(key.index, at: 2)
-            try keyStatement.bind(key.edit.rawValue, at: 3)
-            try keyStatement.bind(key.touch.nanoseconds, at: 4)
-            try keyStatement.bind(key.start.nanoseconds, at: 5)
-            try keyStatement.bind(key.inserted.nanoseconds, at: 6)
-            try keyStatement.bind(key.latency.nanoseconds, at: 7)
-            try stepAndReset(keyStatement)
-            if key.latency > budget {
-                let cause = key.wait > .zero
-                    ? "waited \(Self.ms(key.wait)) for the main thread"
-                    : "key handler ran \(Self.ms(key.inserted - key.start))"
-                try violationStatement.execute([.integer(runID), .text("key"), .integer(Int64(key.index)),
-                                                .integer(key.latency.nanoseconds), .integer(budget.nanoseconds), .text(cause)])
-            }
+        let observations = result.observations
+        for busy in summary.threadBusy {
+            try thread.execute([.integer(runID), .text(busy.name), .integer(busy.busy.nanoseconds)])
         }
-        for request in result.observations.requests {
-            try requestStatement.execute([
-                .integer(runID), .integer(Int64(request.id)), .text(request.trigger.rawValue),
-                .integer(request.sent.nanoseconds), .integer(Int64(request.textVersion)), .integer(Int64(request.characters)),
-                .integer(request.networkRoundTrip.nanoseconds), .integer(request.service.nanoseconds),
-                .integer(request.answered.nanoseconds), .integer(request.roundTrip.nanoseconds), .text(request.outcome.rawValue),
+        for k in observations.keys {
+            try bind(key, runID, k.index, k.edit.rawValue, k.touch.nanoseconds, k.start.nanoseconds, k.inserted.nanoseconds,
+                     k.latency.nanoseconds, k.ahead.queuedAhead)
+        }
+        for s in observations.suggestions {
+            try bind(suggestion, runID, s.keyIndex, s.textVersion, s.touch.nanoseconds, s.end.nanoseconds, s.latency.nanoseconds,
+                     s.outcome.rawValue, s.tooLate, s.waited.nanoseconds, s.ran.nanoseconds)
+        }
+        for u in observations.underlines {
+            try underline.execute([
+                .integer(runID), .integer(Int64(u.id)), .integer(Int64(u.wordOrdinal)), .integer(Int64(u.wordLength)),
+                .text(u.origin.rawValue), .integer(u.trueError ? 1 : 0), .integer(u.wordFinished.nanoseconds),
+                nullable(u.shown?.nanoseconds), nullable(u.confirmed?.nanoseconds), .integer(u.end.nanoseconds),
+                .text(u.outcome.rawValue), .integer(u.flicker ? 1 : 0), nullable(u.timeToUnderline?.nanoseconds),
+                nullable(u.timeToConfirmation?.nanoseconds),
             ])
         }
-        for (seq, task) in result.observations.tasks.enumerated() {
-            let record = task.record
-            try taskStatement.bind(runID, at: 1)
-            try taskStatement.bind(seq, at: 2)
-            try taskStatement.bind(task.executor, at: 3)
-            try taskStatement.bind(Int64(record.task.id), at: 4)
-            try taskStatement.bind(KeyboardTaskKind(rawValue: record.task.kind)?.name ?? "kind-\(record.task.kind)", at: 5)
-            try taskStatement.bind(record.task.tag, at: 6)
-            try taskStatement.bind(record.release.nanoseconds, at: 7)
-            try taskStatement.bind(record.start.nanoseconds, at: 8)
-            try taskStatement.bind(record.finish.nanoseconds, at: 9)
-            if let deadline = record.deadline { try taskStatement.bind(deadline.nanoseconds, at: 10) } else { try taskStatement.bind(.null, at: 10) }
-            try taskStatement.bind(record.core, at: 11)
-            try taskStatement.bind(record.preemptions, at: 12)
-            try taskStatement.bind(record.cancelled, at: 13)
-            try stepAndReset(taskStatement)
+        for r in observations.requests {
+            try request.execute([
+                .integer(runID), .integer(Int64(r.id)), .text(r.trigger.rawValue), .integer(r.sent.nanoseconds),
+                .integer(Int64(r.textVersion)), .integer(Int64(r.characters)), .integer(Int64(r.words)), .integer(Int64(r.attempts)),
+                .integer(Int64(r.timeouts)), .integer(Int64(r.offlineFailures)), .integer(r.networkRoundTrip.nanoseconds),
+                .integer(r.service.nanoseconds), .integer(r.end.nanoseconds), .integer(r.roundTrip.nanoseconds),
+                .text(r.outcome.rawValue), .integer(r.stale ? 1 : 0),
+            ])
+        }
+        for f in observations.fixes {
+            try fix.execute([.integer(runID), .integer(Int64(f.underlineID)), .integer(Int64(f.wordOrdinal)),
+                             .integer(f.accepted.nanoseconds), .integer(f.applied ? 1 : 0), .integer(f.corrupted ? 1 : 0),
+                             .text(f.strategy.rawValue)])
+        }
+        for (seq, t) in observations.tasks.enumerated() {
+            let r = t.record
+            try task.bind(runID, at: 1)
+            try task.bind(seq, at: 2)
+            try task.bind(t.executor, at: 3)
+            try task.bind(Int64(r.task.id), at: 4)
+            try task.bind(KeyboardWork(code: r.task.kind)?.rawValue ?? "kind-\(r.task.kind)", at: 5)
+            try task.bind(r.task.tag, at: 6)
+            try task.bind(r.release.nanoseconds, at: 7)
+            try task.bind(r.start.nanoseconds, at: 8)
+            try task.bind(r.finish.nanoseconds, at: 9)
+            if let deadline = r.deadline { try task.bind(deadline.nanoseconds, at: 10) } else { try task.bind(.null, at: 10) }
+            try task.bind(r.core, at: 11)
+            try task.bind(r.preemptions, at: 12)
+            try task.bind(r.cancelled, at: 13)
+            _ = try task.step()
+            task.reset()
+        }
+        for b in scenario.keyboard.budgets {
+            let samples = MetricSamples.samples(b.metric, in: observations)
+            var over = 0
+            for sample in samples where sample.latency > b.limit {
+                over += 1
+                try violation.execute([.integer(runID), .text(b.metric.rawValue), .integer(Int64(sample.item)),
+                                       .integer(sample.latency.nanoseconds), .integer(b.limit.nanoseconds),
+                                       .text(MetricSamples.cause(b.metric, item: sample.item, in: observations))])
+            }
+            try budget.execute([.integer(runID), .text(b.metric.rawValue), .integer(b.limit.nanoseconds), .real(b.allowedShare),
+                                .integer(Int64(samples.count)), .integer(Int64(over))])
         }
         return runID
     }
 
-    private func stepAndReset(_ statement: Statement) throws {
+    private func nullable(_ value: Int64?) -> SQLValue { value.map(SQLValue.integer) ?? .null }
+
+    /// Binds positional values of the common column types without boxing, steps, resets.
+    private func bind(_ statement: Statement, _ values: any RowValue...) throws {
+        for (offset, value) in values.enumerated() { try value.bind(to: statement, at: Int32(offset + 1)) }
         _ = try statement.step()
         statement.reset()
     }
-
-    static func ms(_ d: SimDuration) -> String {
-        let value = (d.milliseconds * 100).rounded() / 100
-        return "\(value) ms"
-    }
 }
+
+/// A value that binds itself to a statement parameter.
+protocol RowValue {
+    func bind(to statement: Statement, at index: Int32) throws
+}
+
+extension Int64: RowValue { func bind(to statement: Statement, at index: Int32) throws { try statement.bind(self, at: index) } }
+extension Int: RowValue { func bind(to statement: Statement, at index: Int32) throws { try statement.bind(self, at: index) } }
+extension Bool: RowValue { func bind(to statement: Statement, at index: Int32) throws { try statement.bind(self, at: index) } }
+extension String: RowValue { func bind(to statement: Statement, at index: Int32) throws { try statement.bind(self, at: index) } }

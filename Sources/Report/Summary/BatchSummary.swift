@@ -3,51 +3,119 @@ import Sim
 
 /// The headline figures of a batch of runs, pooled over replications: what `keysim run` prints.
 public struct BatchSummary: Sendable, Equatable {
-    /// Key latency (touch to inserted), milliseconds.
-    public var keyLatencyMs: SampleSummary
-    /// The key budget.
-    public var keyBudget: SimDuration
-    /// Share of keys over the key budget.
-    public var keyShareOverBudget: Double
-    /// Round trips of cloud requests, milliseconds.
-    public var requestRoundTripMs: SampleSummary
-    /// Requests sent, all runs together.
-    public var requests: Int
-    /// Words typed, all runs together.
-    public var words: Int
-    /// Characters sent to the cloud, all runs together.
-    public var charactersSent: Int
+    /// One row of the latency table.
+    public struct LatencyRow: Sendable, Equatable {
+        /// The metric.
+        public var metric: LatencyMetric
+        /// Its samples, milliseconds.
+        public var summary: SampleSummary
+        /// Its budget, if any.
+        public var budget: Budget?
+        /// Share of samples over the budget.
+        public var shareOverBudget: Double
+        /// Whether the share is within the allowed share (true without a budget).
+        public var withinBudget: Bool { budget.map { shareOverBudget <= $0.allowedShare } ?? true }
+    }
+
+    /// Latency rows, one per metric, in `LatencyMetric` order.
+    public var latencies: [LatencyRow]
+    /// Counts pooled over all runs.
+    public var counts: Counts
     /// Number of runs.
     public var runs: Int
 
-    /// Pools the observations of `results`.
-    public init(results: [RunResult], keyBudget: SimDuration) {
-        let latencies = results.flatMap { $0.observations.keys.map { $0.latency.milliseconds } }
-        keyLatencyMs = SampleSummary(latencies)
-        self.keyBudget = keyBudget
-        let over = results.reduce(0) { $0 + $1.observations.keys.filter { $0.latency > keyBudget }.count }
-        keyShareOverBudget = latencies.isEmpty ? 0 : Double(over) / Double(latencies.count)
-        requestRoundTripMs = SampleSummary(results.flatMap { $0.observations.requests.map { $0.roundTrip.milliseconds } })
-        requests = results.reduce(0) { $0 + $1.observations.requests.count }
-        words = results.reduce(0) { $0 + $1.summary.words }
-        charactersSent = results.reduce(0) { $0 + $1.observations.requests.reduce(0) { $0 + $1.characters } }
-        runs = results.count
+    /// Counts pooled over all runs.
+    public struct Counts: Sendable, Equatable {
+        public var keys = 0
+        public var suggestionsShown = 0
+        public var suggestionsSuperseded = 0
+        public var suggestionsTooLate = 0
+        public var underlinesShown = 0
+        public var confirmed = 0
+        public var retracted = 0
+        public var flickers = 0
+        public var dropped = 0
+        public var cloudFindings = 0
+        public var requests = 0
+        public var requestsFailed = 0
+        public var staleAnswers = 0
+        public var timeouts = 0
+        public var retries = 0
+        public var charactersSent = 0
+        public var words = 0
+        public var fixesApplied = 0
+        public var fixesDropped = 0
+        public var corruptingFixes = 0
     }
 
-    /// Requests per 100 words typed.
-    public var requestsPer100Words: Double { words > 0 ? 100 * Double(requests) / Double(words) : 0 }
+    /// Pools the observations of `results` under `budgets`.
+    public init(results: [RunResult], budgets: [Budget]) {
+        runs = results.count
+        latencies = LatencyMetric.allCases.map { metric in
+            let samples = results.flatMap { MetricSamples.samples(metric, in: $0.observations) }
+            let budget = budgets.first { $0.metric == metric }
+            let over = budget.map { b in samples.filter { $0.latency > b.limit }.count } ?? 0
+            return LatencyRow(metric: metric, summary: SampleSummary(samples.map(\.latency.milliseconds)), budget: budget,
+                              shareOverBudget: samples.isEmpty ? 0 : Double(over) / Double(samples.count))
+        }
+        var c = Counts()
+        for result in results {
+            let o = result.observations
+            c.keys += o.keys.count
+            for s in o.suggestions {
+                if s.outcome == .shown { c.suggestionsShown += 1 } else { c.suggestionsSuperseded += 1 }
+                if s.tooLate { c.suggestionsTooLate += 1 }
+            }
+            for u in o.underlines {
+                if u.shown != nil { c.underlinesShown += 1 }
+                if u.confirmed != nil { c.confirmed += 1 }
+                if u.outcome == .retracted { c.retracted += 1 }
+                if u.flicker { c.flickers += 1 }
+                if u.outcome == .dropped { c.dropped += 1 }
+                if u.origin == .cloud { c.cloudFindings += 1 }
+            }
+            for r in o.requests {
+                c.requests += 1
+                if r.outcome == .failed { c.requestsFailed += 1 }
+                if r.stale { c.staleAnswers += 1 }
+                c.timeouts += r.timeouts
+                c.retries += r.attempts - 1
+                c.charactersSent += r.characters
+            }
+            for f in o.fixes {
+                if f.applied { c.fixesApplied += 1 } else { c.fixesDropped += 1 }
+                if f.corrupted { c.corruptingFixes += 1 }
+            }
+            c.words += result.summary.words
+        }
+        counts = c
+    }
+
+    /// Budgets whose share over the limit exceeds the allowed share.
+    public var failedBudgets: [LatencyRow] { latencies.filter { !$0.withinBudget } }
 
     /// The table `keysim run` prints.
     public func table() -> String {
-        var table = TextTable(headers: ["metric", "count", "p50", "p95", "p99", "max", "budget", "over budget"])
-        let k = keyLatencyMs
-        table.add(["key latency (ms)", "\(k.count)", TextTable.fixed(k.p50), TextTable.fixed(k.p95), TextTable.fixed(k.p99),
-                   TextTable.fixed(k.max), TextTable.fixed(keyBudget.milliseconds, 0) + " ms", TextTable.percent(keyShareOverBudget)])
-        let r = requestRoundTripMs
-        table.add(["request round trip (ms)", "\(r.count)", TextTable.fixed(r.p50, 0), TextTable.fixed(r.p95, 0),
-                   TextTable.fixed(r.p99, 0), TextTable.fixed(r.max, 0), "-", "-"])
-        let perRun = runs > 0 ? Double(requests) / Double(runs) : 0
-        return table.render()
-            + "requests sent: \(requests) (\(TextTable.fixed(perRun, 1)) per run, \(TextTable.fixed(requestsPer100Words, 1)) per 100 words, \(charactersSent) characters)\n"
+        var table = TextTable(headers: ["latency (ms)", "count", "p50", "p95", "p99", "max", "budget", "over", "allowed"])
+        for row in latencies {
+            let s = row.summary
+            let decimals = s.p50 >= 100 ? 0 : 2
+            table.add([row.metric.rawValue, "\(s.count)", TextTable.fixed(s.p50, decimals), TextTable.fixed(s.p95, decimals),
+                       TextTable.fixed(s.p99, decimals), TextTable.fixed(s.max, decimals),
+                       row.budget.map { TextTable.fixed($0.limit.milliseconds, 0) } ?? "-",
+                       row.budget == nil ? "-" : TextTable.percent(row.shareOverBudget),
+                       row.budget.map { TextTable.percent($0.allowedShare) + (row.withinBudget ? "" : " FAIL") } ?? "-"])
+        }
+        let c = counts
+        let per100 = { (n: Int) in c.words > 0 ? TextTable.fixed(100 * Double(n) / Double(c.words), 1) : "-" }
+        let share = { (n: Int, of: Int) in of > 0 ? TextTable.percent(Double(n) / Double(of)) : "-" }
+        return table.render() + """
+
+        suggestions  \(c.suggestionsShown) shown, \(c.suggestionsSuperseded) superseded, \(c.suggestionsTooLate) too late (\(share(c.suggestionsTooLate, c.suggestionsShown)))
+        underlines   \(c.underlinesShown) shown, \(c.confirmed) confirmed, \(c.retracted) retracted (\(share(c.retracted, c.underlinesShown))), \(c.flickers) flickers, \(c.dropped) dropped, \(c.cloudFindings) found by the cloud
+        requests     \(c.requests) (\(per100(c.requests)) per 100 words, \(per100(c.charactersSent)) characters per 100 words), \(c.timeouts) timeouts, \(c.retries) retries, \(c.requestsFailed) failed, \(c.staleAnswers) stale answers
+        fixes        \(c.fixesApplied) applied, \(c.fixesDropped) dropped, \(c.corruptingFixes) corrupting
+
+        """
     }
 }

@@ -1,7 +1,4 @@
-/// When to ask the cloud checker, given the edits so far.
-///
-/// A policy is a small state machine: every edit may arm (or re-arm) the timer, and when
-/// the timer fires a request is sent if the text changed since the last request.
+/// When to ask the cloud checker, given the edits so far. Named in scenario files by `name`.
 public enum DebouncePolicy: Sendable, Equatable {
     /// The seed keyboard's policy: `sentenceEnd` after an edit that leaves the text ending
     /// in `.`, `!` or `?` (trailing white space ignored), `otherwise` after any other edit;
@@ -9,6 +6,15 @@ public enum DebouncePolicy: Sendable, Equatable {
     case sentenceAware(sentenceEnd: SimDuration, otherwise: SimDuration)
     /// One delay after every edit, re-armed by each.
     case fixed(delay: SimDuration)
+    /// lodash's `debounce(wait, {leading, trailing, maxWait})`: with `leading`, the first
+    /// edit of a burst sends at once; with `trailing`, the burst's last edit sends after
+    /// `wait`; `maxWait` bounds how long a continuous burst may delay a send.
+    case edges(wait: SimDuration, leading: Bool, trailing: Bool, maxWait: SimDuration?)
+    /// At most one send per `interval`: the first edit sends at once, later edits within the
+    /// interval send once at its end.
+    case throttle(interval: SimDuration)
+    /// Send when an edit finishes a word (or only a sentence), after `delay`.
+    case boundary(sentencesOnly: Bool, delay: SimDuration)
 
     /// The seed keyboard's defaults: 400 ms and 2 s.
     public static let seedDefault = DebouncePolicy.sentenceAware(sentenceEnd: .milliseconds(400), otherwise: .milliseconds(2000))
@@ -18,16 +24,102 @@ public enum DebouncePolicy: Sendable, Equatable {
         switch self {
         case .sentenceAware: "sentence-aware"
         case .fixed: "fixed"
+        case .edges: "edges"
+        case .throttle: "throttle"
+        case .boundary: "boundary"
+        }
+    }
+}
+
+/// What an edit or a timer asks the keyboard to do.
+public struct DebounceDecision: Sendable, Equatable {
+    /// Send a request now, for this trigger.
+    public var sendNow: RequestTrigger?
+    /// Arm (or re-arm) the timer for this time and trigger; `nil` leaves it as it is.
+    public var arm: (time: SimTime, trigger: RequestTrigger)?
+    /// Disarm the timer.
+    public var disarm = false
+
+    static let nothing = DebounceDecision(sendNow: nil, arm: nil)
+
+    public static func == (a: DebounceDecision, b: DebounceDecision) -> Bool {
+        a.sendNow == b.sendNow && a.arm?.time == b.arm?.time && a.arm?.trigger == b.arm?.trigger && a.disarm == b.disarm
+    }
+}
+
+/// The state machine of a debounce policy. It decides; the keyboard owns the timer and
+/// sends the requests (only when the text changed since the last one).
+public struct Debouncer: Sendable {
+    /// The policy.
+    public let policy: DebouncePolicy
+    private var burstStart: SimTime?
+    private var lastSend: SimTime?
+    private var pendingInBurst = false
+    private var timerTime: SimTime?
+
+    /// Creates the state machine of a policy.
+    public init(_ policy: DebouncePolicy) { self.policy = policy }
+
+    /// An edit landed at `now`; `endsSentence`/`endsWord` describe the text after it.
+    public mutating func edit(at now: SimTime, endsSentence: Bool, endsWord: Bool) -> DebounceDecision {
+        switch policy {
+        case .sentenceAware(let sentenceEnd, let otherwise):
+            return arm(now + (endsSentence ? sentenceEnd : otherwise), endsSentence ? .sentenceEnd : .idle)
+        case .fixed(let delay):
+            return arm(now + delay, .fixed)
+        case .edges(let wait, let leading, let trailing, let maxWait):
+            let isBurstStart = timerTime == nil
+            if isBurstStart { burstStart = now }
+            var decision = DebounceDecision.nothing
+            if isBurstStart && leading {
+                decision.sendNow = .leadingEdge
+                pendingInBurst = false
+            } else {
+                pendingInBurst = true
+            }
+            var fire = now + wait
+            if let maxWait, let start = burstStart, start + maxWait < fire { fire = start + maxWait }
+            if trailing || maxWait != nil || leading {
+                decision.arm = (fire, .trailingEdge)
+                timerTime = fire
+            }
+            return decision
+        case .throttle(let interval):
+            if let last = lastSend, now < last + interval {
+                pendingInBurst = true
+                if timerTime == nil { return arm(last + interval, .throttle) }
+                return .nothing
+            }
+            lastSend = now
+            return DebounceDecision(sendNow: .throttle, arm: nil)
+        case .boundary(let sentencesOnly, let delay):
+            guard endsSentence || (!sentencesOnly && endsWord) else { return .nothing }
+            if delay == .zero { return DebounceDecision(sendNow: .boundary, arm: nil) }
+            return arm(now + delay, .boundary)
         }
     }
 
-    /// The delay and trigger an edit arms, given whether the text now ends a sentence.
-    public func delay(afterEditEndingSentence endsSentence: Bool) -> (delay: SimDuration, trigger: RequestTrigger) {
-        switch self {
-        case .sentenceAware(let sentenceEnd, let otherwise):
-            endsSentence ? (sentenceEnd, .sentenceEnd) : (otherwise, .idle)
-        case .fixed(let delay):
-            (delay, .fixed)
+    /// The timer fired at `now`. Returns the trigger to send for, if any.
+    public mutating func timerFired(at now: SimTime, trigger: RequestTrigger) -> RequestTrigger? {
+        timerTime = nil
+        switch policy {
+        case .edges(_, _, let trailing, let maxWait):
+            let send = pendingInBurst && (trailing || maxWait != nil)
+            pendingInBurst = false
+            burstStart = nil
+            return send ? trigger : nil
+        case .throttle:
+            guard pendingInBurst else { return nil }
+            pendingInBurst = false
+            lastSend = now
+            return trigger
+        default:
+            return trigger
         }
+    }
+
+    private mutating func arm(_ time: SimTime, _ trigger: RequestTrigger) -> DebounceDecision {
+        timerTime = time
+        return DebounceDecision(sendNow: nil, arm: (time, trigger))
     }
 }

@@ -1,33 +1,208 @@
 /// Everything the keyboard model needs to know, with the seed keyboard's numbers as defaults.
+///
+/// Every parameter is documented in `docs/models.md`; scenario files set them by the same
+/// names.
 public struct KeyboardConfig: Sendable, Equatable {
-    /// The extension's main thread: key handling runs here.
-    public var mainThread = ExecutorConfig(name: "main")
-    /// Time the main thread spends handling one key (touch event to `insertText`).
-    public var keyHandlingCost: Distribution = .lognormal(median: 2.5, p99: 8)
+    /// The extension's threads and queues, by name. "main" must exist: keys run there.
+    public var threads: [ExecutorConfig] = [
+        ExecutorConfig(name: "main", discipline: .fixedPriority),
+        ExecutorConfig(name: "background"),
+        ExecutorConfig(name: "model"),
+    ]
+    /// Where each kind of work runs and what it costs.
+    public var work: [KeyboardWork: WorkConfig] = KeyboardWork.defaults
+    /// Drop queued suggestion jobs for older text when a newer key lands.
+    public var coalesceStaleSuggestions = true
     /// When to send text to the cloud checker.
     public var debounce: DebouncePolicy = .seedDefault
-    /// Network round trip to the cloud (milliseconds).
-    public var networkRoundTrip: Distribution = .lognormal(median: 60, p99: 400)
-    /// Time the cloud LLM takes to answer (the seed: about 300 ms).
-    public var cloudService: Distribution = .lognormal(median: 300, p99: 900)
-    /// Touch-to-inserted budget per key (the seed: 10 ms).
-    public var keyLatencyBudget: SimDuration = .milliseconds(10)
-    /// The share of keys allowed over `keyLatencyBudget` before `--check` fails a run.
-    public var keyBudgetAllowedShare: Double = 0.01
-    /// Touch-to-suggestions budget (the seed: 200 ms).
-    public var suggestionLatencyBudget: SimDuration = .milliseconds(200)
+    /// Which words the local checker flags.
+    public var checker = CheckerConfig()
+    /// The network between the keyboard and the cloud.
+    public var network = NetworkConfig()
+    /// The cloud LLM checker.
+    public var cloud = CloudConfig()
+    /// How underlines are shown and fixes applied.
+    public var underlines = UnderlineConfig()
+    /// Latency budgets; the first two are the seed's 10 ms per key and 200 ms per suggestion.
+    public var budgets: [Budget] = Budget.defaults
 
     /// The seed keyboard.
     public init() {}
+
+    /// The configuration of one kind of work.
+    public func config(for kind: KeyboardWork) -> WorkConfig { work[kind] ?? KeyboardWork.defaults[kind]! }
+
+    /// The budget for a metric, if one is set.
+    public func budget(for metric: LatencyMetric) -> Budget? { budgets.first { $0.metric == metric } }
 }
 
-/// The random streams of the keyboard model, by name. A new component takes a new name,
-/// so existing components keep their draws (common random numbers).
-public enum KeyboardStream {
-    /// Key handling costs.
-    public static let keyHandling = "keyboard.key-handling"
-    /// Network round trips.
-    public static let network = "network.round-trip"
-    /// Cloud service times.
-    public static let cloud = "cloud.service"
+/// The kinds of work the keyboard extension does.
+public enum KeyboardWork: String, Sendable, CaseIterable, Comparable {
+    /// Handling a key: touch event to `insertText`.
+    case key
+    /// Looking up dictionary candidates for the current word.
+    case lookup
+    /// Re-ranking the candidates with the small local model.
+    case rerank
+    /// Drawing the suggestion bar or the chip strip above the keys.
+    case draw
+    /// The local checker looking at a finished word.
+    case check
+
+    /// The seed keyboard: keys and drawing on the main thread (keys first), lookups and
+    /// checks on a background queue, the re-ranker on its own queue.
+    public static let defaults: [KeyboardWork: WorkConfig] = [
+        .key: WorkConfig(thread: "main", priority: 10, cost: .lognormal(median: 2.5, p99: 8)),
+        .lookup: WorkConfig(thread: "background", priority: 5, cost: .lognormal(median: 4, p99: 15)),
+        .rerank: WorkConfig(thread: "model", priority: 5, cost: .lognormal(median: 20, p99: 80)),
+        .draw: WorkConfig(thread: "main", priority: 8, cost: .lognormal(median: 0.8, p99: 3)),
+        .check: WorkConfig(thread: "background", priority: 3, cost: .lognormal(median: 3, p99: 12)),
+    ]
+
+    /// The executor task kind code.
+    public var code: UInt16 { UInt16(Self.allCases.firstIndex(of: self)! + 1) }
+
+    /// The work kind of an executor task kind code.
+    public init?(code: UInt16) {
+        guard code >= 1, Int(code) <= Self.allCases.count else { return nil }
+        self = Self.allCases[Int(code) - 1]
+    }
+
+    public static func < (a: KeyboardWork, b: KeyboardWork) -> Bool { a.code < b.code }
+}
+
+/// Where one kind of work runs and what it costs.
+public struct WorkConfig: Sendable, Equatable {
+    /// The thread (executor) name.
+    public var thread: String
+    /// Its priority on that thread (larger runs first under the `priority` discipline).
+    public var priority: Int
+    /// Its cost, milliseconds.
+    public var cost: Distribution
+    /// Creates a configuration.
+    public init(thread: String, priority: Int, cost: Distribution) {
+        self.thread = thread
+        self.priority = priority
+        self.cost = cost
+    }
+}
+
+/// The local checker's verdict model.
+public struct CheckerConfig: Sendable, Equatable {
+    /// Share of true errors it flags.
+    public var recall: Double = 0.8
+    /// Share of correct words it flags anyway.
+    public var falsePositiveRate: Double = 0.03
+    /// Known words, lower-cased, for traces without intended text. Empty: no word is a true
+    /// error unless the trace's intended text says so.
+    public var lexicon: Set<String> = []
+    /// Creates the default checker.
+    public init() {}
+}
+
+/// The network between the keyboard and the cloud: a two-state (Gilbert–Elliott) channel.
+public struct NetworkConfig: Sendable, Equatable {
+    /// Round trip in the good state, milliseconds.
+    public var goodRoundTrip: Distribution = .lognormal(median: 60, p99: 400)
+    /// Share of requests lost in the good state.
+    public var goodLoss: Double = 0.002
+    /// Round trip in the bad state (a weak signal: seconds, the seed says).
+    public var badRoundTrip: Distribution = .lognormal(median: 900, p99: 4000)
+    /// Share of requests lost in the bad state.
+    public var badLoss: Double = 0.1
+    /// Mean stay in the good state, milliseconds; 0 disables switching (always good).
+    public var meanGoodMs: Double = 0
+    /// Mean stay in the bad state, milliseconds.
+    public var meanBadMs: Double = 10_000
+    /// Periods with no network, [start, end) in trace time.
+    public var offlinePeriods: [Range<SimTime>] = []
+    /// Time for a request to fail when there is no network at all.
+    public var offlineFailure: SimDuration = .milliseconds(5)
+    /// A request with no answer by then is abandoned and retried.
+    public var timeout: SimDuration = .milliseconds(5_000)
+    /// Attempts per request, the first included.
+    public var maxAttempts: Int = 3
+    /// Wait before the first retry; doubled for each later one.
+    public var retryBackoff: SimDuration = .milliseconds(500)
+    /// The longest wait between retries.
+    public var retryBackoffMax: SimDuration = .milliseconds(8_000)
+    /// Creates the default network.
+    public init() {}
+}
+
+/// The cloud LLM checker.
+public struct CloudConfig: Sendable, Equatable {
+    /// Time the model takes to answer (the seed: about 300 ms).
+    public var service: Distribution = .lognormal(median: 300, p99: 900)
+    /// Share of true errors it flags.
+    public var recall: Double = 0.97
+    /// Share of correct words it flags.
+    public var falsePositiveRate: Double = 0.005
+    /// Creates the default cloud.
+    public init() {}
+}
+
+/// How underlines are shown and fixes applied.
+public struct UnderlineConfig: Sendable, Equatable {
+    /// Underline at once on the local verdict (the seed), or wait for the cloud.
+    public var speculative = true
+    /// An underline retracted within this time of being shown counts as a flicker.
+    public var flickerWindow: SimDuration = .milliseconds(1_000)
+    /// Share of confirmed chips the user accepts when the trace does not say.
+    public var acceptanceRate: Double = 0
+    /// Time from a chip being confirmed to the user accepting it.
+    public var acceptanceDelay: Distribution = .lognormal(median: 1_500, p99: 6_000)
+    /// How the fix computes offsets.
+    public var offsets: OffsetStrategy = .mixed
+    /// Creates the default.
+    public init() {}
+}
+
+/// The units a fix counts in when it moves the cursor and deletes the old word.
+public enum OffsetStrategy: String, Sendable, Equatable, CaseIterable {
+    /// UTF-16 units for cursor moves, grapheme clusters for deletions: each API in its own
+    /// unit. Never corrupts.
+    case mixed
+    /// Grapheme clusters for everything: right for `deleteBackward()`, wrong for cursor
+    /// moves once an emoji stands between the word and the cursor.
+    case graphemes
+    /// UTF-16 units for everything: right for cursor moves, wrong for `deleteBackward()` as
+    /// soon as the word itself holds an emoji or any character outside the BMP.
+    case utf16
+}
+
+/// A measured latency that budgets can apply to.
+public enum LatencyMetric: String, Sendable, Equatable, CaseIterable {
+    /// Touch to text inserted.
+    case key
+    /// Touch to the suggestion bar showing suggestions for that text.
+    case suggestion
+    /// Word finished (boundary key touched) to its local underline drawn.
+    case localUnderline = "local-underline"
+    /// Word finished to the cloud confirming its local underline.
+    case cloudConfirmation = "cloud-confirmation"
+    /// Request sent to its answer.
+    case requestRoundTrip = "request-round-trip"
+}
+
+/// A latency budget: a limit and the share of items allowed over it.
+public struct Budget: Sendable, Equatable {
+    /// What it applies to.
+    public var metric: LatencyMetric
+    /// The limit.
+    public var limit: SimDuration
+    /// Share of items allowed over the limit before `--check` fails the run.
+    public var allowedShare: Double
+    /// Creates a budget.
+    public init(metric: LatencyMetric, limit: SimDuration, allowedShare: Double) {
+        self.metric = metric
+        self.limit = limit
+        self.allowedShare = allowedShare
+    }
+
+    /// The seed's budgets: 10 ms per key, 200 ms per suggestion.
+    public static let defaults = [
+        Budget(metric: .key, limit: .milliseconds(10), allowedShare: 0.01),
+        Budget(metric: .suggestion, limit: .milliseconds(200), allowedShare: 0.05),
+    ]
 }

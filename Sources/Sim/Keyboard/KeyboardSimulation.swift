@@ -1,50 +1,148 @@
 /// One replication of the keyboard model over one trace.
 ///
-/// Keys are tasks on the extension's main thread; an edit lands when its task finishes; the
-/// debounce policy then arms the timer that sends the changed text to the cloud checker,
-/// whose answer comes back after a network round trip and the model's service time.
+/// Keys are tasks on the extension's main thread; an edit lands when its task finishes.
+/// Each landed edit asks for suggestions (dictionary lookup, re-ranking, drawing the bar),
+/// a finished word goes to the local checker (its underline drawn at once), and the debounce
+/// policy decides when the changed text goes to the cloud checker, whose answer confirms or
+/// retracts the underlines and adds its own findings. Everything measured goes to the sink.
+/// `docs/models.md` describes the model and every parameter.
 public struct KeyboardSimulation {
-    /// The events of the keyboard model.
     enum Event {
         case trace(TraceEvent)
-        case mainThread(CoreWake)
+        case taskDone(thread: Int, CoreWake)
         case debounceFired(RequestTrigger)
-        case answer(RequestObservation)
+        case attemptEnded(attempt: Int)
+        case attemptTimedOut(attempt: Int)
+        case retry(request: Int)
+        case acceptChip(chip: Int)
     }
 
-    struct PendingEdit {
-        var index: Int
-        var kind: TraceEvent.Kind
+    /// What a task is doing, so its completion can be handled.
+    enum TaskContext {
+        case key(index: Int, kind: TraceEvent.Kind, touch: SimTime, ahead: QueueSnapshot)
+        case suggestion(stage: KeyboardWork, SuggestionJob)
+        case check(WordCheck)
+        case drawChip(chip: Int)
+    }
+
+    struct SuggestionJob {
+        var keyIndex: Int
+        var version: Int
         var touch: SimTime
+        var waited: SimDuration
+        var ran: SimDuration
+    }
+
+    struct WordCheck {
+        var ordinal: Int
+        var word: String
+        var start: Int
+        var finished: SimTime
+    }
+
+    struct Chip {
+        var id: Int
+        var ordinal: Int
+        var word: String
+        var start: Int
+        var fix: String?
+        var origin: UnderlineOrigin
+        var trueError: Bool
+        var finished: SimTime
+        var shown: SimTime?
+        var confirmed: SimTime?
+        var open = true
+    }
+
+    struct Request {
+        var id: Int
+        var trigger: RequestTrigger
+        var sent: SimTime
+        var version: Int
+        var characters: Int
+        var fromUTF8: Int
+        var words: [(ordinal: Int, word: String, start: Int)]
+        var attempts = 0
+        var timeouts = 0
+        var offlineFailures = 0
+    }
+
+    struct Attempt {
+        var request: Int
+        var network: SimDuration
+        var service: SimDuration
+        var answers: Bool
+        var done = false
     }
 
     /// The configuration.
     public let config: KeyboardConfig
     private var engine = Engine<Event>()
-    private var mainThread: Executor
-    private var keyCosts: RandomStream
+    private var threads: [Executor]
+    private var threadOf: [Int]                   // by KeyboardWork.code
+    private var workConfigs: [WorkConfig]         // by KeyboardWork.code
+    private var costs: [RandomStream]             // by KeyboardWork.code
+    private var checkerVerdicts: RandomStream
     private var networkTimes: RandomStream
     private var cloudTimes: RandomStream
+    private var acceptance: RandomStream
+    private var channel: NetworkChannel
+    private let streamPrefix: String
+    private let seed: UInt64
+    private let replication: Int
     private var text = TextBuffer()
-    private var debounce = SimTimer()
-    private var pending: [UInt64: PendingEdit] = [:]
+    private var intendedWords: [Substring]?
+    private var debouncer: Debouncer
+    private var debounceTimer = SimTimer()
+    private var contexts: [UInt64: TaskContext] = [:]
     private var nextTaskID: UInt64 = 0
     private var editCount = 0
-    private var requestCount = 0
+    private var chips: [Int: Chip] = [:]
+    private var chipByOrdinal: [Int: Int] = [:]
+    private var nextChipID = 0
+    private var requests: [Int: Request] = [:]
+    private var attempts: [Int: Attempt] = [:]
+    private var nextRequestID = 0
+    private var nextAttemptID = 0
     private var lastRequestedVersion = 0
+    private var counters = ReplicationSummary.Counters()
 
     /// Creates a replication of one trace. Its random streams derive from (seed, replication,
     /// stream name), the name prefixed by the trace index, so every (replication, trace) pair
     /// draws its own numbers and two policies run on the same pair draw the same ones.
-    public init(config: KeyboardConfig, seed: UInt64, replication: Int, trace: Int = 0) {
+    public init(config: KeyboardConfig, seed: UInt64, replication: Int, trace: Int = 0, header: TraceHeader? = nil) {
         self.config = config
-        mainThread = Executor(config.mainThread)
+        self.seed = seed
+        self.replication = replication
+        streamPrefix = "trace\(trace)/"
         func stream(_ name: String) -> RandomStream {
             RandomStream(seed: seed, replication: replication, name: "trace\(trace)/\(name)")
         }
-        keyCosts = stream(KeyboardStream.keyHandling)
-        networkTimes = stream(KeyboardStream.network)
-        cloudTimes = stream(KeyboardStream.cloud)
+        threads = config.threads.map { Executor($0) }
+        var threadOf = Array(repeating: 0, count: KeyboardWork.allCases.count + 1)
+        var workConfigs = Array(repeating: KeyboardWork.defaults[.key]!, count: KeyboardWork.allCases.count + 1)
+        var costs = Array(repeating: stream("unused"), count: KeyboardWork.allCases.count + 1)
+        for kind in KeyboardWork.allCases {
+            let work = config.config(for: kind)
+            guard let index = config.threads.firstIndex(where: { $0.name == work.thread }) else {
+                preconditionFailure("work '\(kind.rawValue)' runs on unknown thread '\(work.thread)'")
+            }
+            threadOf[Int(kind.code)] = index
+            workConfigs[Int(kind.code)] = work
+            costs[Int(kind.code)] = stream("work.\(kind.rawValue).cost")
+        }
+        self.threadOf = threadOf
+        self.workConfigs = workConfigs
+        self.costs = costs
+        checkerVerdicts = stream("checker.verdicts")
+        networkTimes = stream("network.round-trip")
+        cloudTimes = stream("cloud.service")
+        acceptance = stream("user.acceptance")
+        channel = NetworkChannel(config: config.network, switches: stream("network.state"))
+        debouncer = Debouncer(config.debounce)
+        if let intended = header?.intendedText {
+            intendedWords = intended.split(whereSeparator: \.isWhitespace).map { TextBuffer.word(in: $0, tokenStart: 0).text }
+        }
     }
 
     /// Replays the trace to the end and until nothing is left pending, sending every
@@ -56,90 +154,375 @@ public struct KeyboardSimulation {
         while let event = engine.next() {
             switch event {
             case .trace(let traceEvent):
-                // Only the next trace event is ever pending: memory stays flat for any trace length.
+                // Only the next trace event is ever pending: memory stays flat for any length.
                 if let following = try source.next() {
                     precondition(following.time >= traceEvent.time, "trace sources deliver events in time order")
                     engine.schedule(.trace(following), at: following.time)
                 }
-                handle(traceEvent)
-            case .mainThread(let wake):
-                finishTask(wake, into: &sink)
+                handle(traceEvent, into: &sink)
+            case .taskDone(let thread, let wake):
+                finishTask(on: thread, wake, into: &sink)
             case .debounceFired(let trigger):
-                sendRequestIfChanged(trigger)
-            case .answer(let request):
-                sink.record(.request(request))
+                if let send = debouncer.timerFired(at: engine.now, trigger: trigger) { sendRequestIfChanged(send) }
+            case .attemptEnded(let attempt):
+                endAttempt(attempt, into: &sink)
+            case .attemptTimedOut(let attempt):
+                timeOutAttempt(attempt, into: &sink)
+            case .retry(let request):
+                startAttempt(for: request)
+            case .acceptChip(let chip):
+                acceptChip(chip, into: &sink)
             }
         }
-        precondition(mainThread.isIdle && pending.isEmpty, "work left behind at the end of the replication")
+        for id in chips.keys.sorted() { closeChip(id, outcome: .open, into: &sink) }
+        precondition(threads.allSatisfy(\.isIdle) && contexts.isEmpty && requests.isEmpty, "work left behind at the end of the replication")
         return ReplicationSummary(endTime: engine.now, eventsProcessed: engine.eventsProcessed, edits: editCount,
-                                  requests: requestCount, words: text.wordCount, characters: text.count,
-                                  mainThreadBusy: mainThread.busyTime)
+                                  requests: nextRequestID, words: text.wordCount, characters: text.count,
+                                  threadBusy: threads.map { ($0.config.name, $0.busyTime) }.map { ThreadBusy(name: $0.0, busy: $0.1) },
+                                  counters: counters)
     }
 
-    private mutating func handle(_ event: TraceEvent) {
+    // MARK: - Trace events
+
+    private mutating func handle<Sink: ObservationSink>(_ event: TraceEvent, into sink: inout Sink) {
         switch event.kind {
         case .key, .backspace, .paste, .suggestionPicked:
-            let id = nextTaskID
-            nextTaskID += 1
-            pending[id] = PendingEdit(index: editCount, kind: event.kind, touch: event.time)
+            let thread = threadOf[Int(KeyboardWork.key.code)]
+            let ahead = snapshot(thread)
+            submit(.key, context: .key(index: editCount, kind: event.kind, touch: event.time, ahead: ahead),
+                   tag: Int64(editCount), deadline: config.budget(for: .key).map { event.time + $0.limit })
             editCount += 1
-            let task = ExecutorTask(id: id, kind: KeyboardTaskKind.keyHandling.rawValue, tag: Int64(editCount - 1),
-                                    deadline: event.time + config.keyLatencyBudget,
-                                    cost: config.keyHandlingCost.sampleDuration(&keyCosts))
-            if let wake = mainThread.submit(task, now: engine.now) {
-                engine.schedule(.mainThread(wake), at: wake.time)
-            }
-        case .cursorMove, .keyboardShown, .keyboardHidden, .languageSwitch, .network,
-             .dictationStart, .dictationStop, .chipAccepted:
-            // Not part of the typing path modelled here.
+        case .network(let condition):
+            channel.force(condition)
+        case .chipAccepted(let wordIndex):
+            let target = wordIndex.flatMap { chipByOrdinal[$0] } ?? chips.values.filter(\.open).map(\.id).max()
+            if let target { acceptChip(target, into: &sink) } else { counters.acceptancesWithoutChip += 1 }
+        case .cursorMove, .keyboardShown, .keyboardHidden, .languageSwitch, .dictationStart, .dictationStop:
+            // The typing model edits at the end of the text; these do not change its timing.
             break
         }
     }
 
-    private mutating func finishTask<Sink: ObservationSink>(_ wake: CoreWake, into sink: inout Sink) {
-        guard let (record, next) = mainThread.complete(wake, now: engine.now) else { return }
-        if let next { engine.schedule(.mainThread(next), at: next.time) }
-        sink.record(.task(TaskObservation(executor: mainThread.config.name, record: record)))
-        guard let edit = pending.removeValue(forKey: record.task.id) else { return }
-        let editKind: EditKind
-        switch edit.kind {
-        case .key(let inserted, _, _): text.insert(inserted); editKind = .insert
-        case .backspace: text.deleteBackward(); editKind = .delete
-        case .paste(let pasted): text.insert(pasted); editKind = .paste
-        case .suggestionPicked(let word): text.replaceCurrentWord(with: word); editKind = .suggestion
+    private func snapshot(_ thread: Int) -> QueueSnapshot {
+        let executor = threads[thread]
+        let running = executor.runningTasks.first?.kind ?? 0
+        var kinds: UInt32 = 0
+        for task in executor.queuedTasks { kinds |= 1 << UInt32(task.kind) }
+        return QueueSnapshot(running: running, queuedAhead: executor.readyCount, queuedKinds: kinds)
+    }
+
+    // MARK: - Tasks
+
+    private mutating func submit(_ kind: KeyboardWork, context: TaskContext, tag: Int64, deadline: SimTime? = nil) {
+        let code = Int(kind.code)
+        let id = nextTaskID
+        nextTaskID += 1
+        contexts[id] = context
+        let task = ExecutorTask(id: id, kind: kind.code, tag: tag, priority: workConfigs[code].priority, deadline: deadline,
+                                cost: workConfigs[code].cost.sampleDuration(&costs[code]))
+        let thread = threadOf[code]
+        if let wake = threads[thread].submit(task, now: engine.now) {
+            engine.schedule(.taskDone(thread: thread, wake), at: wake.time)
+        }
+    }
+
+    private mutating func finishTask<Sink: ObservationSink>(on thread: Int, _ wake: CoreWake, into sink: inout Sink) {
+        guard let (record, next) = threads[thread].complete(wake, now: engine.now) else { return }
+        if let next { engine.schedule(.taskDone(thread: thread, next), at: next.time) }
+        sink.record(.task(TaskObservation(executor: threads[thread].config.name, record: record)))
+        guard let context = contexts.removeValue(forKey: record.task.id) else { return }
+        switch context {
+        case .key(let index, let kind, let touch, let ahead):
+            landEdit(kind)
+            sink.record(.key(KeyObservation(index: index, edit: Self.editKind(kind), touch: touch, start: record.start,
+                                            inserted: engine.now, ahead: ahead)))
+            afterEdit(keyIndex: index, touch: touch, into: &sink)
+        case .suggestion(let stage, var job):
+            job.waited = job.waited + record.waitTime
+            job.ran = job.ran + (record.finish - record.start)
+            advanceSuggestion(job, after: stage, into: &sink)
+        case .check(let check):
+            finishCheck(check)
+        case .drawChip(let id):
+            if chips[id]?.open == true, chips[id]?.shown == nil {
+                chips[id]!.shown = engine.now
+                if chips[id]!.origin == .cloud || !config.underlines.speculative { chips[id]!.confirmed = engine.now; scheduleAcceptance(id) }
+            }
+        }
+    }
+
+    private static func editKind(_ kind: TraceEvent.Kind) -> EditKind {
+        switch kind {
+        case .backspace: .delete
+        case .paste: .paste
+        case .suggestionPicked: .suggestion
+        default: .insert
+        }
+    }
+
+    private mutating func landEdit(_ kind: TraceEvent.Kind) {
+        switch kind {
+        case .key(let inserted, _, _): text.insert(inserted)
+        case .backspace: text.deleteBackward()
+        case .paste(let pasted): text.insert(pasted)
+        case .suggestionPicked(let word): text.replaceCurrentWord(with: word)
         default: preconditionFailure("only edits become key tasks")
         }
-        sink.record(.key(KeyObservation(index: edit.index, edit: editKind, touch: edit.touch,
-                                        start: record.start, inserted: engine.now)))
-        let (delay, trigger) = config.debounce.delay(afterEditEndingSentence: text.endsSentence)
-        debounce.arm(.debounceFired(trigger), at: engine.now + delay, in: &engine)
     }
+
+    /// Everything an edit sets off: suggestions, the local check of a finished word, the debounce.
+    private mutating func afterEdit<Sink: ObservationSink>(keyIndex: Int, touch: SimTime, into sink: inout Sink) {
+        if config.coalesceStaleSuggestions {
+            for kind in [KeyboardWork.lookup, .rerank] {
+                let thread = threadOf[Int(kind.code)]
+                let cancelled = threads[thread].cancelQueued(now: engine.now) { $0.kind == kind.code && $0.tag < Int64(text.version) }
+                for record in cancelled {
+                    sink.record(.task(TaskObservation(executor: threads[thread].config.name, record: record)))
+                    if case .suggestion(_, let job)? = contexts.removeValue(forKey: record.task.id) {
+                        recordSuggestion(job, outcome: .superseded, into: &sink)
+                    }
+                }
+            }
+        }
+        let job = SuggestionJob(keyIndex: keyIndex, version: text.version, touch: touch, waited: .zero, ran: .zero)
+        submit(.lookup, context: .suggestion(stage: .lookup, job), tag: Int64(text.version))
+        if let last = text.text.last, last.isWhitespace, text.text.dropLast().last.map({ !$0.isWhitespace }) ?? false,
+           let token = text.token(text.wordCount - 1) {
+            let word = TextBuffer.word(in: token.text, tokenStart: token.start)
+            if !word.text.isEmpty {
+                submit(.check, context: .check(WordCheck(ordinal: text.wordCount - 1, word: String(word.text), start: word.start,
+                                                         finished: touch)), tag: Int64(text.wordCount - 1))
+            }
+        }
+        debounce(endsSentence: text.endsSentence, endsWord: text.endsWord)
+    }
+
+    private mutating func debounce(endsSentence: Bool, endsWord: Bool) {
+        let decision = debouncer.edit(at: engine.now, endsSentence: endsSentence, endsWord: endsWord)
+        if let (time, trigger) = decision.arm { debounceTimer.arm(.debounceFired(trigger), at: time, in: &engine) }
+        if decision.disarm { debounceTimer.cancel(in: &engine) }
+        if let trigger = decision.sendNow { sendRequestIfChanged(trigger) }
+    }
+
+    // MARK: - Suggestions
+
+    private mutating func advanceSuggestion<Sink: ObservationSink>(_ job: SuggestionJob, after stage: KeyboardWork, into sink: inout Sink) {
+        if config.coalesceStaleSuggestions && job.version != text.version {
+            recordSuggestion(job, outcome: .superseded, into: &sink)
+            return
+        }
+        switch stage {
+        case .lookup: submit(.rerank, context: .suggestion(stage: .rerank, job), tag: Int64(job.version))
+        case .rerank: submit(.draw, context: .suggestion(stage: .draw, job), tag: Int64(job.version))
+        default: recordSuggestion(job, outcome: .shown, into: &sink)
+        }
+    }
+
+    private mutating func recordSuggestion<Sink: ObservationSink>(_ job: SuggestionJob, outcome: SuggestionOutcome, into sink: inout Sink) {
+        // A bar shown after a later key was touched served no one: too late to use.
+        let tooLate = outcome == .shown && editCount - 1 > job.keyIndex
+        sink.record(.suggestion(SuggestionObservation(keyIndex: job.keyIndex, textVersion: job.version, touch: job.touch,
+                                                      end: engine.now, outcome: outcome, tooLate: tooLate,
+                                                      waited: job.waited, ran: job.ran)))
+    }
+
+    // MARK: - Local checker and underlines
+
+    private mutating func finishCheck(_ check: WordCheck) {
+        guard text.hasWord(check.word, at: check.start) else { counters.checksOfVanishedWords += 1; return }
+        let truth = groundTruth(ordinal: check.ordinal, word: check.word)
+        let u = checkerVerdicts.nextDouble()
+        let flagged = truth.isError ? u < config.checker.recall : u < config.checker.falsePositiveRate
+        guard flagged else { return }
+        let id = nextChipID
+        nextChipID += 1
+        if let previous = chipByOrdinal[check.ordinal], chips[previous]?.open == true { counters.reflaggedWords += 1 }
+        chips[id] = Chip(id: id, ordinal: check.ordinal, word: check.word, start: check.start, fix: truth.fix, origin: .local,
+                         trueError: truth.isError, finished: check.finished)
+        chipByOrdinal[check.ordinal] = id
+        if config.underlines.speculative { submit(.draw, context: .drawChip(chip: id), tag: Int64(id)) }
+    }
+
+    private func groundTruth(ordinal: Int, word: String) -> (isError: Bool, fix: String?) {
+        if let intendedWords {
+            guard ordinal < intendedWords.count else { return (false, nil) }
+            let intended = intendedWords[ordinal]
+            return intended == word[...] ? (false, nil) : (true, String(intended))
+        }
+        if !config.checker.lexicon.isEmpty { return (!config.checker.lexicon.contains(word.lowercased()), nil) }
+        return (false, nil)
+    }
+
+    private mutating func closeChip<Sink: ObservationSink>(_ id: Int, outcome: UnderlineOutcome, into sink: inout Sink) {
+        guard let chip = chips.removeValue(forKey: id) else { return }
+        if chipByOrdinal[chip.ordinal] == id { chipByOrdinal[chip.ordinal] = nil }
+        let flicker = outcome == .retracted && chip.shown.map { engine.now - $0 < config.underlines.flickerWindow } == true
+        sink.record(.underline(UnderlineObservation(
+            id: chip.id, wordOrdinal: chip.ordinal, wordLength: chip.word.count, origin: chip.origin, trueError: chip.trueError,
+            wordFinished: chip.finished, shown: chip.shown, confirmed: chip.confirmed, end: engine.now, outcome: outcome,
+            flicker: flicker)))
+    }
+
+    // MARK: - Requests
 
     private mutating func sendRequestIfChanged(_ trigger: RequestTrigger) {
         guard text.version != lastRequestedVersion else { return }
         lastRequestedVersion = text.version
-        let network = config.networkRoundTrip.sampleDuration(&networkTimes)
-        let service = config.cloudService.sampleDuration(&cloudTimes)
-        let request = RequestObservation(id: requestCount, trigger: trigger, sent: engine.now, textVersion: text.version,
-                                         characters: text.dirtyCount, networkRoundTrip: network, service: service,
-                                         answered: engine.now + network + service, outcome: .answered)
-        requestCount += 1
+        let from = text.dirtyFromUTF8
+        var words: [(Int, String, Int)] = []
+        var ordinal = text.tokenOrdinal(atOrAfterUTF8: from)
+        while ordinal < text.wordCount, let token = text.token(ordinal) {
+            let word = TextBuffer.word(in: token.text, tokenStart: token.start)
+            if !word.text.isEmpty { words.append((ordinal, String(word.text), word.start)) }
+            ordinal += 1
+        }
+        let id = nextRequestID
+        nextRequestID += 1
+        requests[id] = Request(id: id, trigger: trigger, sent: engine.now, version: text.version, characters: text.dirtyCount,
+                               fromUTF8: from, words: words)
         text.markClean()
-        engine.schedule(.answer(request), at: request.answered)
+        startAttempt(for: id)
+    }
+
+    private mutating func startAttempt(for id: Int) {
+        guard requests[id] != nil else { return }
+        requests[id]!.attempts += 1
+        let attemptID = nextAttemptID
+        nextAttemptID += 1
+        let state = channel.state(at: engine.now)
+        switch state {
+        case .offline:
+            attempts[attemptID] = Attempt(request: id, network: .zero, service: .zero, answers: false)
+            requests[id]!.offlineFailures += 1
+            engine.schedule(.attemptEnded(attempt: attemptID), after: config.network.offlineFailure)
+        case .good, .bad:
+            let network = (state == .good ? config.network.goodRoundTrip : config.network.badRoundTrip).sampleDuration(&networkTimes)
+            let service = config.cloud.service.sampleDuration(&cloudTimes)
+            let lost = networkTimes.bernoulli(state == .good ? config.network.goodLoss : config.network.badLoss)
+            attempts[attemptID] = Attempt(request: id, network: network, service: service, answers: !lost)
+            if !lost && network + service <= config.network.timeout {
+                engine.schedule(.attemptEnded(attempt: attemptID), after: network + service)
+            } else {
+                engine.schedule(.attemptTimedOut(attempt: attemptID), after: config.network.timeout)
+            }
+        }
+    }
+
+    private mutating func endAttempt<Sink: ObservationSink>(_ attemptID: Int, into sink: inout Sink) {
+        guard let attempt = attempts.removeValue(forKey: attemptID), let request = requests[attempt.request] else { return }
+        if attempt.answers {
+            answer(request, attempt: attempt, into: &sink)
+        } else {
+            retryOrFail(request.id, into: &sink)
+        }
+    }
+
+    private mutating func timeOutAttempt<Sink: ObservationSink>(_ attemptID: Int, into sink: inout Sink) {
+        guard let attempt = attempts.removeValue(forKey: attemptID), requests[attempt.request] != nil else { return }
+        requests[attempt.request]!.timeouts += 1
+        retryOrFail(attempt.request, into: &sink)
+    }
+
+    private mutating func retryOrFail<Sink: ObservationSink>(_ id: Int, into sink: inout Sink) {
+        let request = requests[id]!
+        if request.attempts < config.network.maxAttempts {
+            var backoff = config.network.retryBackoff
+            for _ in 1..<request.attempts { backoff = min(backoff * 2, config.network.retryBackoffMax) }
+            engine.schedule(.retry(request: id), after: backoff)
+            return
+        }
+        requests[id] = nil
+        // The text never got through: the next request must carry it again.
+        text.markDirty(fromUTF8: request.fromUTF8)
+        if lastRequestedVersion == request.version { lastRequestedVersion = -1 }
+        sink.record(.request(observation(request, outcome: .failed, attempt: nil)))
+    }
+
+    private func observation(_ request: Request, outcome: RequestOutcome, attempt: Attempt?) -> RequestObservation {
+        RequestObservation(id: request.id, trigger: request.trigger, sent: request.sent, textVersion: request.version,
+                           characters: request.characters, words: request.words.count, attempts: request.attempts,
+                           timeouts: request.timeouts, offlineFailures: request.offlineFailures,
+                           networkRoundTrip: attempt?.network ?? .zero, service: attempt?.service ?? .zero, end: engine.now,
+                           outcome: outcome, stale: outcome == .answered && request.version != text.version)
+    }
+
+    /// The cloud's answer: confirm or retract each underline of the words it saw, add its
+    /// own findings, and drop chips whose word moved. Stale answers are reconciled word by
+    /// word: only a word still found where it was is touched.
+    private mutating func answer<Sink: ObservationSink>(_ request: Request, attempt: Attempt, into sink: inout Sink) {
+        requests[request.id] = nil
+        sink.record(.request(observation(request, outcome: .answered, attempt: attempt)))
+        for (ordinal, word, start) in request.words {
+            let chipID = chipByOrdinal[ordinal]
+            guard text.hasWord(word, at: start) else {
+                if let chipID, chips[chipID]?.start == start { closeChip(chipID, outcome: .dropped, into: &sink) }
+                continue
+            }
+            let truth = groundTruth(ordinal: ordinal, word: word)
+            var verdicts = RandomStream(seed: seed, replication: replication, name: "\(streamPrefix)cloud.verdict/\(ordinal)/\(word)")
+            let u = verdicts.nextDouble()
+            let cloudFlags = truth.isError ? u < config.cloud.recall : u < config.cloud.falsePositiveRate
+            if let chipID, let chip = chips[chipID], chip.start == start, chip.word == word {
+                if cloudFlags {
+                    if chip.confirmed == nil {
+                        chips[chipID]!.confirmed = engine.now
+                        if chip.shown == nil { submit(.draw, context: .drawChip(chip: chipID), tag: Int64(chipID)) }
+                        else { scheduleAcceptance(chipID) }
+                    }
+                } else {
+                    closeChip(chipID, outcome: .retracted, into: &sink)
+                }
+            } else if cloudFlags {
+                let id = nextChipID
+                nextChipID += 1
+                chips[id] = Chip(id: id, ordinal: ordinal, word: word, start: start, fix: truth.fix, origin: .cloud,
+                                 trueError: truth.isError, finished: request.sent)
+                chipByOrdinal[ordinal] = id
+                submit(.draw, context: .drawChip(chip: id), tag: Int64(id))
+            }
+        }
+    }
+
+    // MARK: - Fixes
+
+    private mutating func scheduleAcceptance(_ id: Int) {
+        guard config.underlines.acceptanceRate > 0, acceptance.bernoulli(config.underlines.acceptanceRate) else { return }
+        engine.schedule(.acceptChip(chip: id), after: config.underlines.acceptanceDelay.sampleDuration(&acceptance))
+    }
+
+    private mutating func acceptChip<Sink: ObservationSink>(_ id: Int, into sink: inout Sink) {
+        guard let chip = chips[id], chip.open else { return }
+        guard let fix = chip.fix else {
+            counters.acceptancesWithoutFix += 1
+            closeChip(id, outcome: .accepted, into: &sink)
+            return
+        }
+        guard text.hasWord(chip.word, at: chip.start) else {
+            sink.record(.fix(FixObservation(underlineID: id, wordOrdinal: chip.ordinal, accepted: engine.now, applied: false,
+                                            corrupted: false, strategy: config.underlines.offsets)))
+            closeChip(id, outcome: .dropped, into: &sink)
+            return
+        }
+        let outcome = FixApplier.apply(fix, replacing: chip.word, at: chip.start, in: text.text, strategy: config.underlines.offsets)
+        text.replaceAll(with: outcome.text)
+        sink.record(.fix(FixObservation(underlineID: id, wordOrdinal: chip.ordinal, accepted: engine.now, applied: true,
+                                        corrupted: outcome.corrupted, strategy: config.underlines.offsets)))
+        closeChip(id, outcome: .accepted, into: &sink)
+        if !outcome.corrupted {
+            // Later chips moved with the text: keep them where their words now are.
+            let delta = fix.utf8.count - chip.word.utf8.count
+            for other in chips.keys.sorted() where chips[other]!.start > chip.start { chips[other]!.start += delta }
+        }
+        debounce(endsSentence: text.endsSentence, endsWord: text.endsWord)
     }
 }
 
-/// The kinds of keyboard work, as executor task kinds.
-public enum KeyboardTaskKind: UInt16, Sendable, CaseIterable {
-    /// Handling a key on the main thread.
-    case keyHandling = 1
-
-    /// The name used in reports.
-    public var name: String {
-        switch self {
-        case .keyHandling: "key"
-        }
-    }
+/// How busy one thread was.
+public struct ThreadBusy: Sendable, Equatable {
+    /// The thread's name.
+    public var name: String
+    /// Time it spent running tasks.
+    public var busy: SimDuration
 }
 
 /// What one replication did, beyond its observations.
@@ -156,6 +539,20 @@ public struct ReplicationSummary: Sendable, Equatable {
     public var words: Int
     /// Grapheme clusters in the final text.
     public var characters: Int
-    /// Time the main thread spent busy.
-    public var mainThreadBusy: SimDuration
+    /// Busy time per thread, in configuration order.
+    public var threadBusy: [ThreadBusy]
+    /// Events worth counting that have no record of their own.
+    public var counters: Counters
+
+    /// Counts of events that have no record of their own.
+    public struct Counters: Sendable, Equatable {
+        /// Local checks that finished after their word was gone.
+        public var checksOfVanishedWords = 0
+        /// Words flagged again while an earlier chip of theirs was open.
+        public var reflaggedWords = 0
+        /// `chip.accept` events with no open chip.
+        public var acceptancesWithoutChip = 0
+        /// Accepted chips that had no fix to apply (no intended text known).
+        public var acceptancesWithoutFix = 0
+    }
 }

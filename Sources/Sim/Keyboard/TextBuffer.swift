@@ -1,7 +1,8 @@
 /// The document text as the keyboard extension sees it, with a version that every edit bumps.
 ///
-/// Counts are in grapheme clusters (`Character`s), as `deleteBackward()` removes them.
-/// The grapheme count is kept incrementally, so an edit costs O(edit), not O(text).
+/// Edits happen at the end of the text, where the replayed cursor is. Counts are in grapheme
+/// clusters (`Character`s), as `deleteBackward()` removes them; the grapheme count and the
+/// token (word) starts are kept incrementally, so a key costs O(key), not O(text).
 public struct TextBuffer: Sendable, Equatable {
     /// The text.
     public private(set) var text: String = ""
@@ -9,13 +10,19 @@ public struct TextBuffer: Sendable, Equatable {
     public private(set) var version: Int = 0
     /// The number of grapheme clusters in `text`.
     public private(set) var count: Int = 0
-    /// The lowest grapheme offset changed since `markClean()`: what a request must carry.
-    public private(set) var dirtyFrom: Int = 0
+    /// The lowest UTF-8 offset changed since `markClean()`.
+    public private(set) var dirtyFromUTF8: Int = 0
+    /// UTF-8 offsets where tokens (runs of non-white-space) start, ascending.
+    public private(set) var tokenStarts: [Int] = []
 
-    /// Creates an empty buffer.
-    public init() {}
+    /// Creates a buffer holding `text`.
+    public init(_ text: String = "") {
+        if !text.isEmpty { insert(text) }
+        version = 0
+        dirtyFromUTF8 = self.text.utf8.count
+    }
 
-    /// Appends text at the end (where the replayed cursor is).
+    /// Appends text at the end.
     public mutating func insert(_ inserted: String) {
         guard !inserted.isEmpty else { return }
         // Appending can merge with the last cluster (a combining mark, a skin tone, a ZWJ
@@ -24,45 +31,91 @@ public struct TextBuffer: Sendable, Equatable {
         // cached cluster size that the append made wrong.
         let oldCount = count
         let oldLast = text.last
+        var previousIsSpace = oldLast.map(\.isWhitespace) ?? true
+        var offset = text.utf8.count
+        for scalarRun in inserted {
+            if !scalarRun.isWhitespace && previousIsSpace { tokenStarts.append(offset) }
+            previousIsSpace = scalarRun.isWhitespace
+            offset += scalarRun.utf8.count
+        }
         let tailOffset = text.utf8.count - (oldLast?.utf8.count ?? 0)
         text.append(inserted)
         let tail = text[text.utf8.index(text.utf8.startIndex, offsetBy: tailOffset)...]
         let kept = oldLast == nil ? 0 : 1
         count = oldCount - kept + tail.count
         let lastUnchanged = oldLast != nil && tail.first == oldLast
-        dirtyFrom = min(dirtyFrom, lastUnchanged ? oldCount : oldCount - kept)
+        dirtyFromUTF8 = min(dirtyFromUTF8, lastUnchanged ? tailOffset + oldLast!.utf8.count : tailOffset)
         version += 1
     }
 
-    /// Removes the last grapheme cluster, as `deleteBackward()` does. No-op on empty text
-    /// (but still an edit: the key was handled).
+    /// Removes the last grapheme cluster, as `deleteBackward()` does. On empty text nothing
+    /// changes, but the key was still handled and counts as an edit.
     public mutating func deleteBackward() {
         if count > 0 {
             text.removeLast()
             count -= 1
-            dirtyFrom = min(dirtyFrom, count)
+            dirtyFromUTF8 = min(dirtyFromUTF8, text.utf8.count)
+            if let last = tokenStarts.last, last >= text.utf8.count { tokenStarts.removeLast() }
         }
         version += 1
     }
 
-    /// Replaces the last word (the text after the last white space) by `word`, as picking a
-    /// suggestion does.
+    /// Replaces the last token by `word`, as picking a suggestion does.
     public mutating func replaceCurrentWord(with word: String) {
-        var removed = 0
         while let last = text.last, !last.isWhitespace {
             text.removeLast()
-            removed += 1
+            count -= 1
         }
-        count -= removed
-        dirtyFrom = min(dirtyFrom, count)
+        if let last = tokenStarts.last, last >= text.utf8.count { tokenStarts.removeLast() }
+        dirtyFromUTF8 = min(dirtyFromUTF8, text.utf8.count)
         insert(word)
     }
 
-    /// Marks the current text as sent; later edits start a new dirty range.
-    public mutating func markClean() { dirtyFrom = count }
+    /// Replaces the whole text (a fix applied through the text proxy). Recomputes the tokens.
+    public mutating func replaceAll(with newText: String) {
+        let oldDirty = dirtyFromUTF8
+        let oldVersion = version
+        let prefix = commonPrefixUTF8(text, newText)
+        text = ""
+        count = 0
+        tokenStarts = []
+        insert(newText)
+        version = oldVersion + 1
+        dirtyFromUTF8 = min(oldDirty, prefix)
+    }
 
-    /// Grapheme clusters changed since the last `markClean()`.
-    public var dirtyCount: Int { count - dirtyFrom }
+    private func commonPrefixUTF8(_ a: String, _ b: String) -> Int {
+        var length = 0
+        for (x, y) in zip(a, b) {
+            guard x == y else { break }
+            length += x.utf8.count
+        }
+        return length
+    }
+
+    /// Marks the current text as sent; later edits start a new dirty range.
+    public mutating func markClean() { dirtyFromUTF8 = text.utf8.count }
+
+    /// Marks the text from a UTF-8 offset as changed again (a request that never got through).
+    public mutating func markDirty(fromUTF8 offset: Int) { dirtyFromUTF8 = min(dirtyFromUTF8, max(0, offset)) }
+
+    /// Grapheme clusters changed since the last `markClean()`. O(changed text).
+    public var dirtyCount: Int {
+        guard dirtyFromUTF8 < text.utf8.count else { return 0 }
+        return text[text.utf8.index(text.utf8.startIndex, offsetBy: dirtyFromUTF8)...].count
+    }
+
+    /// The ordinal of the token holding or following UTF-8 offset `offset`.
+    public func tokenOrdinal(atOrAfterUTF8 offset: Int) -> Int {
+        var low = 0, high = tokenStarts.count
+        while low < high {
+            let mid = (low + high) / 2
+            if tokenStarts[mid] <= offset { low = mid + 1 } else { high = mid }
+        }
+        // `low` tokens start at or before the offset; the last of them may still hold it.
+        if low > 0, let token = token(low - 1), token.start + token.text.utf8.count > offset { return low - 1 }
+        return low
+    }
 
     /// Whether the text, ignoring trailing white space, ends with `.`, `!` or `?`.
     public var endsSentence: Bool {
@@ -70,13 +123,46 @@ public struct TextBuffer: Sendable, Equatable {
         return last == "." || last == "!" || last == "?"
     }
 
-    /// The number of words (runs of non-white-space).
-    public var wordCount: Int {
-        var words = 0
-        var inWord = false
-        for c in text {
-            if c.isWhitespace { inWord = false } else if !inWord { inWord = true; words += 1 }
-        }
-        return words
+    /// Whether the last character ends a word: white space or punctuation after a letter.
+    public var endsWord: Bool {
+        guard let last = text.last, last.isWhitespace || last.isPunctuation else { return false }
+        let beforeLast = text.dropLast().last
+        return beforeLast.map { !$0.isWhitespace } ?? false
+    }
+
+    /// The number of tokens (runs of non-white-space).
+    public var wordCount: Int { tokenStarts.count }
+
+    /// The token at `ordinal`: its UTF-8 range and text (white space excluded).
+    public func token(_ ordinal: Int) -> (start: Int, text: Substring)? {
+        guard ordinal >= 0, ordinal < tokenStarts.count else { return nil }
+        let utf8 = text.utf8
+        let start = utf8.index(utf8.startIndex, offsetBy: tokenStarts[ordinal])
+        var end = ordinal + 1 < tokenStarts.count ? utf8.index(utf8.startIndex, offsetBy: tokenStarts[ordinal + 1]) : text.endIndex
+        while end > start, let previous = text[..<end].last, previous.isWhitespace { end = text.index(before: end) }
+        return (tokenStarts[ordinal], text[start..<end])
+    }
+
+    /// The checkable word inside a token: the token without leading and trailing punctuation,
+    /// and its UTF-8 start.
+    public static func word(in token: Substring, tokenStart: Int) -> (start: Int, text: Substring) {
+        var lower = token.startIndex
+        var upper = token.endIndex
+        while lower < upper, token[lower].isPunctuation { lower = token.index(after: lower) }
+        while upper > lower, token[token.index(before: upper)].isPunctuation { upper = token.index(before: upper) }
+        let leading = token.utf8.distance(from: token.startIndex, to: lower)
+        return (tokenStart + leading, token[lower..<upper])
+    }
+
+    /// Whether `word` still stands at UTF-8 offset `start` as a whole word.
+    public func hasWord(_ word: String, at start: Int) -> Bool {
+        let utf8 = text.utf8
+        guard start >= 0, start + word.utf8.count <= utf8.count else { return false }
+        let lower = utf8.index(utf8.startIndex, offsetBy: start)
+        let upper = utf8.index(lower, offsetBy: word.utf8.count)
+        guard text[lower..<upper] == word else { return false }
+        if lower > text.startIndex, let before = text[..<lower].last, !(before.isWhitespace || before.isPunctuation) { return false }
+        if upper < text.endIndex, let after = text[upper...].first, !(after.isWhitespace || after.isPunctuation) { return false }
+        return true
     }
 }

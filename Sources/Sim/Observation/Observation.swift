@@ -1,16 +1,24 @@
 /// Everything a model measures leaves the simulation as one of these typed records.
 ///
 /// Records are plain values; the report layer decides how to store and summarise them.
+/// Words are never carried as text, only as ordinals and lengths: typed text is the most
+/// sensitive data a phone has, and reports must not hold it unless asked.
 public enum Observation: Sendable, Equatable {
     /// A key (or backspace, paste, picked suggestion) from touch to text inserted.
     case key(KeyObservation)
+    /// The suggestion bar's update for one key.
+    case suggestion(SuggestionObservation)
+    /// An underline (chip) from its verdict to its end.
+    case underline(UnderlineObservation)
     /// A request to the cloud checker and its answer.
     case request(RequestObservation)
+    /// A fix applied (or refused) on the user's acceptance of a chip.
+    case fix(FixObservation)
     /// A task run (or cancelled) by an executor.
     case task(TaskObservation)
 }
 
-/// Receives observations as they happen, in simulated-time order of their completion.
+/// Receives observations as they happen.
 public protocol ObservationSink {
     /// Takes one record.
     mutating func record(_ observation: Observation)
@@ -20,8 +28,14 @@ public protocol ObservationSink {
 public struct ObservationBuffer: ObservationSink, Sendable {
     /// Keys in completion order.
     public var keys: [KeyObservation] = []
-    /// Requests in answer order.
+    /// Suggestion updates.
+    public var suggestions: [SuggestionObservation] = []
+    /// Underlines, in the order they ended.
+    public var underlines: [UnderlineObservation] = []
+    /// Requests in the order they ended.
     public var requests: [RequestObservation] = []
+    /// Fixes.
+    public var fixes: [FixObservation] = []
     /// Tasks in completion order.
     public var tasks: [TaskObservation] = []
     /// Whether to keep task records (they are the bulk of a timeline).
@@ -34,7 +48,10 @@ public struct ObservationBuffer: ObservationSink, Sendable {
     public mutating func record(_ observation: Observation) {
         switch observation {
         case .key(let key): keys.append(key)
+        case .suggestion(let suggestion): suggestions.append(suggestion)
+        case .underline(let underline): underlines.append(underline)
         case .request(let request): requests.append(request)
+        case .fix(let fix): fixes.append(fix)
         case .task(let task): if keepsTasks { tasks.append(task) }
         }
     }
@@ -52,6 +69,18 @@ public enum EditKind: String, Sendable, Equatable, CaseIterable {
     case suggestion
 }
 
+/// What stood between a touch and its handler: the executor's state at the touch.
+public struct QueueSnapshot: Sendable, Equatable {
+    /// The work kind running on the thread (0: idle), as a `KeyboardWork.code`.
+    public var running: UInt16
+    /// How many tasks were queued ahead.
+    public var queuedAhead: Int
+    /// Bit `code` set for every work kind queued ahead.
+    public var queuedKinds: UInt32
+    /// Nothing in the way.
+    public static let idle = QueueSnapshot(running: 0, queuedAhead: 0, queuedKinds: 0)
+}
+
 /// One key from touch-down to its text landing in the document.
 public struct KeyObservation: Sendable, Equatable {
     /// 0-based index among the edits of the trace.
@@ -64,10 +93,102 @@ public struct KeyObservation: Sendable, Equatable {
     public var start: SimTime
     /// When the text was inserted (the handler finished).
     public var inserted: SimTime
+    /// The main thread's state at the touch.
+    public var ahead: QueueSnapshot
     /// Touch to inserted: the figure the 10 ms budget applies to.
     public var latency: SimDuration { inserted - touch }
     /// Time spent waiting for the main thread.
     public var wait: SimDuration { start - touch }
+}
+
+/// What became of the suggestion bar update a key asked for.
+public enum SuggestionOutcome: String, Sendable, Equatable, CaseIterable {
+    /// Shown.
+    case shown
+    /// Dropped because a newer key made it stale (cancelled while queued, or finished for
+    /// text that had already changed).
+    case superseded
+}
+
+/// The suggestion bar's update for one key.
+public struct SuggestionObservation: Sendable, Equatable {
+    /// The key's index.
+    public var keyIndex: Int
+    /// The text version it was computed for.
+    public var textVersion: Int
+    /// The key's touch.
+    public var touch: SimTime
+    /// When the bar showed it (or when it was dropped).
+    public var end: SimTime
+    /// Shown or superseded.
+    public var outcome: SuggestionOutcome
+    /// The next key's touch came before the bar showed it: too late to use.
+    public var tooLate: Bool
+    /// Time spent waiting for threads (lookup, re-rank and draw queues together).
+    public var waited: SimDuration
+    /// Time spent running (lookup, re-rank and draw together).
+    public var ran: SimDuration
+    /// Touch to shown.
+    public var latency: SimDuration { end - touch }
+}
+
+/// Where an underline came from.
+public enum UnderlineOrigin: String, Sendable, Equatable, CaseIterable {
+    /// The local checker, at once.
+    case local
+    /// The cloud, found late (the local checker missed it or the keyboard waits for the cloud).
+    case cloud
+}
+
+/// How an underline ended.
+public enum UnderlineOutcome: String, Sendable, Equatable, CaseIterable {
+    /// The cloud agreed.
+    case confirmed
+    /// The cloud disagreed; the underline quietly disappeared.
+    case retracted
+    /// Its word was no longer where it was expected (edited, moved): the chip was dropped.
+    case dropped
+    /// The user accepted the fix.
+    case accepted
+    /// Still showing at the end of the replication.
+    case open
+}
+
+/// An underline (a chip `current → fix` above the keys) from verdict to end.
+public struct UnderlineObservation: Sendable, Equatable {
+    /// 0-based id within the replication.
+    public var id: Int
+    /// The word's ordinal in the text.
+    public var wordOrdinal: Int
+    /// The word's length in grapheme clusters (its text is not kept).
+    public var wordLength: Int
+    /// Who found it.
+    public var origin: UnderlineOrigin
+    /// Whether the word really is an error (from the intended text or the lexicon).
+    public var trueError: Bool
+    /// When the word was finished (the boundary key's touch).
+    public var wordFinished: SimTime
+    /// When the chip was drawn, if it was.
+    public var shown: SimTime?
+    /// When the cloud confirmed it.
+    public var confirmed: SimTime?
+    /// When it ended.
+    public var end: SimTime
+    /// How it ended.
+    public var outcome: UnderlineOutcome
+    /// Retracted within the flicker window of being shown.
+    public var flicker: Bool
+    /// Word finished to chip drawn, for local underlines (the local checker's speed).
+    public var timeToUnderline: SimDuration? {
+        guard origin == .local, let shown else { return nil }
+        return shown - wordFinished
+    }
+    /// Word finished to cloud confirmation, for local underlines the cloud confirmed: how long
+    /// a speculative underline stays unconfirmed.
+    public var timeToConfirmation: SimDuration? {
+        guard origin == .local, let confirmed else { return nil }
+        return confirmed - wordFinished
+    }
 }
 
 /// Why a request was sent.
@@ -78,36 +199,72 @@ public enum RequestTrigger: String, Sendable, Equatable, CaseIterable {
     case idle
     /// A single fixed-delay timer.
     case fixed
+    /// The leading edge of a burst.
+    case leadingEdge = "leading-edge"
+    /// The trailing edge (or maximum wait) of a burst.
+    case trailingEdge = "trailing-edge"
+    /// A throttle interval.
+    case throttle
+    /// A word or sentence boundary.
+    case boundary
 }
 
 /// How a request ended.
 public enum RequestOutcome: String, Sendable, Equatable, CaseIterable {
     /// The answer arrived.
     case answered
+    /// Every attempt failed (timed out, lost, or no network).
+    case failed
 }
 
-/// One request to the cloud checker.
+/// One request to the cloud checker, over all its attempts.
 public struct RequestObservation: Sendable, Equatable {
     /// 0-based index among the replication's requests.
     public var id: Int
     /// Which timer sent it.
     public var trigger: RequestTrigger
-    /// When it left the keyboard.
+    /// When it first left the keyboard.
     public var sent: SimTime
     /// The text version it carried.
     public var textVersion: Int
-    /// Characters sent: the text changed since the last request (the proxy for tokens).
+    /// Characters sent: the text changed since the last confirmed state (the token proxy).
     public var characters: Int
-    /// Network round trip.
+    /// Words it asked about.
+    public var words: Int
+    /// Attempts made (1 + retries).
+    public var attempts: Int
+    /// Attempts that timed out.
+    public var timeouts: Int
+    /// Attempts that failed at once for lack of a network.
+    public var offlineFailures: Int
+    /// Network round trip of the answered attempt.
     public var networkRoundTrip: SimDuration
-    /// Time the cloud model took.
+    /// Time the cloud model took on the answered attempt.
     public var service: SimDuration
-    /// When the answer arrived (sent + round trip + service).
-    public var answered: SimTime
+    /// When it ended (answer arrived, or the last attempt failed).
+    public var end: SimTime
     /// How it ended.
     public var outcome: RequestOutcome
-    /// Sent to answered.
-    public var roundTrip: SimDuration { answered - sent }
+    /// Answered for a text version older than the current one.
+    public var stale: Bool
+    /// First send to end.
+    public var roundTrip: SimDuration { end - sent }
+}
+
+/// A fix applied on acceptance of a chip.
+public struct FixObservation: Sendable, Equatable {
+    /// The underline's id.
+    public var underlineID: Int
+    /// The word's ordinal.
+    public var wordOrdinal: Int
+    /// When the user accepted.
+    public var accepted: SimTime
+    /// Applied, or dropped because the word was not where expected.
+    public var applied: Bool
+    /// The fix damaged the user's text (wrong offsets).
+    public var corrupted: Bool
+    /// The offset strategy used.
+    public var strategy: OffsetStrategy
 }
 
 /// A task record together with the executor that ran it.

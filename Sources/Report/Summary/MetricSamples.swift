@@ -1,0 +1,58 @@
+import Scenarios
+import Sim
+
+/// One measured latency of one item, with what explains it when it is over budget.
+public struct LatencySample: Sendable, Equatable {
+    /// The item's index (key index, underline id, request id…).
+    public var item: Int
+    /// The latency.
+    public var latency: SimDuration
+}
+
+/// The latencies a run measured, by metric: the figures budgets apply to.
+public enum MetricSamples {
+    /// Every sample of `metric` in `observations`, in record order.
+    public static func samples(_ metric: LatencyMetric, in observations: ObservationBuffer) -> [LatencySample] {
+        switch metric {
+        case .key:
+            return observations.keys.map { LatencySample(item: $0.index, latency: $0.latency) }
+        case .suggestion:
+            return observations.suggestions.filter { $0.outcome == .shown }.map { LatencySample(item: $0.keyIndex, latency: $0.latency) }
+        case .localUnderline:
+            return observations.underlines.compactMap { u in u.timeToUnderline.map { LatencySample(item: u.id, latency: $0) } }
+        case .cloudConfirmation:
+            return observations.underlines.compactMap { u in u.timeToConfirmation.map { LatencySample(item: u.id, latency: $0) } }
+        case .requestRoundTrip:
+            return observations.requests.filter { $0.outcome == .answered }.map { LatencySample(item: $0.id, latency: $0.roundTrip) }
+        }
+    }
+
+    /// Why an item of `metric` took as long as it did, in words.
+    public static func cause(_ metric: LatencyMetric, item: Int, in observations: ObservationBuffer) -> String {
+        switch metric {
+        case .key:
+            guard let key = observations.keys.first(where: { $0.index == item }) else { return "" }
+            guard key.wait > .zero else { return "key handler ran \(ms(key.inserted - key.start))" }
+            var parts: [String] = []
+            if let running = KeyboardWork(code: key.ahead.running) { parts.append("\(running.rawValue) running") }
+            if key.ahead.queuedAhead > 0 {
+                let kinds = KeyboardWork.allCases.filter { key.ahead.queuedKinds & (1 << UInt32($0.code)) != 0 }.map(\.rawValue)
+                parts.append("\(key.ahead.queuedAhead) queued (\(kinds.joined(separator: ", ")))")
+            }
+            return "waited \(ms(key.wait)) for the main thread behind " + (parts.isEmpty ? "earlier work" : parts.joined(separator: ", "))
+        case .suggestion:
+            guard let s = observations.suggestions.first(where: { $0.keyIndex == item && $0.outcome == .shown }) else { return "" }
+            return s.waited > s.ran ? "waited \(ms(s.waited)) in thread queues (ran \(ms(s.ran)))" : "lookup, re-rank and draw ran \(ms(s.ran))"
+        case .localUnderline:
+            return "local check and chip drawing queued behind other work"
+        case .cloudConfirmation:
+            return "the cloud answered late (debounce wait plus round trip)"
+        case .requestRoundTrip:
+            guard let r = observations.requests.first(where: { $0.id == item }) else { return "" }
+            if r.attempts > 1 { return "\(r.attempts) attempts (\(r.timeouts) timed out, \(r.offlineFailures) offline)" }
+            return "network \(ms(r.networkRoundTrip)) + cloud \(ms(r.service))"
+        }
+    }
+
+    static func ms(_ d: SimDuration) -> String { "\(TextTable.fixed(d.milliseconds, 2)) ms" }
+}
