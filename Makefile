@@ -21,7 +21,7 @@ run: build
 
 test: deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	$(SWIFT) test --skip-build --disable-swift-testing
 
 bench: deps
 	$(SWIFT) build -c release --product KeysimBench

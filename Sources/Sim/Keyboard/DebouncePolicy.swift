@@ -60,8 +60,9 @@ public struct Debouncer: Sendable {
     /// Creates the state machine of a policy.
     public init(_ policy: DebouncePolicy) { self.policy = policy }
 
-    /// An edit landed at `now`; `endsSentence`/`endsWord` describe the text after it.
-    public mutating func edit(at now: SimTime, endsSentence: Bool, endsWord: Bool) -> DebounceDecision {
+    /// An edit landed at `now`. `endsSentence`: the text now ends a sentence (trailing white
+    /// space ignored); `endedSentence`/`endedWord`: this very edit typed the boundary.
+    public mutating func edit(at now: SimTime, endsSentence: Bool, endedSentence: Bool, endedWord: Bool) -> DebounceDecision {
         switch policy {
         case .sentenceAware(let sentenceEnd, let otherwise):
             return arm(now + (endsSentence ? sentenceEnd : otherwise), endsSentence ? .sentenceEnd : .idle)
@@ -93,7 +94,7 @@ public struct Debouncer: Sendable {
             lastSend = now
             return DebounceDecision(sendNow: .throttle, arm: nil)
         case .boundary(let sentencesOnly, let delay):
-            guard endsSentence || (!sentencesOnly && endsWord) else { return .nothing }
+            guard endedSentence || (!sentencesOnly && endedWord) else { return .nothing }
             if delay == .zero { return DebounceDecision(sendNow: .boundary, arm: nil) }
             return arm(now + delay, .boundary)
         }

@@ -294,11 +294,12 @@ public struct KeyboardSimulation {
                                                          finished: touch)), tag: Int64(text.wordCount - 1))
             }
         }
-        debounce(endsSentence: text.endsSentence, endsWord: text.endsWord)
+        debounceEdit()
     }
 
-    private mutating func debounce(endsSentence: Bool, endsWord: Bool) {
-        let decision = debouncer.edit(at: engine.now, endsSentence: endsSentence, endsWord: endsWord)
+    private mutating func debounceEdit() {
+        let decision = debouncer.edit(at: engine.now, endsSentence: text.endsSentence, endedSentence: text.justEndedSentence,
+                                      endedWord: text.endsWord)
         if let (time, trigger) = decision.arm { debounceTimer.arm(.debounceFired(trigger), at: time, in: &engine) }
         if decision.disarm { debounceTimer.cancel(in: &engine) }
         if let trigger = decision.sendNow { sendRequestIfChanged(trigger) }
@@ -455,7 +456,11 @@ public struct KeyboardSimulation {
         for (ordinal, word, start) in request.words {
             let chipID = chipByOrdinal[ordinal]
             guard text.hasWord(word, at: start) else {
-                if let chipID, chips[chipID]?.start == start { closeChip(chipID, outcome: .dropped, into: &sink) }
+                // The word this answer is about is gone: its chip goes too. A chip for a newer
+                // word at the same place is not this answer's business.
+                if let chipID, chips[chipID]?.start == start, chips[chipID]?.word == word {
+                    closeChip(chipID, outcome: .dropped, into: &sink)
+                }
                 continue
             }
             let truth = groundTruth(ordinal: ordinal, word: word)
@@ -513,7 +518,7 @@ public struct KeyboardSimulation {
             let delta = fix.utf8.count - chip.word.utf8.count
             for other in chips.keys.sorted() where chips[other]!.start > chip.start { chips[other]!.start += delta }
         }
-        debounce(endsSentence: text.endsSentence, endsWord: text.endsWord)
+        debounceEdit()
     }
 }
 

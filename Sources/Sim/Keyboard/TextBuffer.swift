@@ -123,11 +123,20 @@ public struct TextBuffer: Sendable, Equatable {
         return last == "." || last == "!" || last == "?"
     }
 
-    /// Whether the last character ends a word: white space or punctuation after a letter.
+    /// Whether the last character just ended a word: white space or punctuation right after
+    /// a letter or digit.
     public var endsWord: Bool {
         guard let last = text.last, last.isWhitespace || last.isPunctuation else { return false }
-        let beforeLast = text.dropLast().last
-        return beforeLast.map { !$0.isWhitespace } ?? false
+        guard let beforeLast = text.dropLast().last else { return false }
+        return beforeLast.isLetter || beforeLast.isNumber
+    }
+
+    /// Whether the last character just ended a sentence: `.`, `!` or `?` right after a letter
+    /// or digit.
+    public var justEndedSentence: Bool {
+        guard let last = text.last, last == "." || last == "!" || last == "?" else { return false }
+        guard let beforeLast = text.dropLast().last else { return false }
+        return beforeLast.isLetter || beforeLast.isNumber
     }
 
     /// The number of tokens (runs of non-white-space).
