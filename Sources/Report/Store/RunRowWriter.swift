@@ -95,7 +95,7 @@ struct RunRowWriter {
             let r = t.record
             try task.bind(runID, at: 1)
             try task.bind(seq, at: 2)
-            try task.bind(t.executor, at: 3)
+            try task.bind(scenario.keyboard.threads[t.thread].name, at: 3)
             try task.bind(Int64(r.task.id), at: 4)
             try task.bind(KeyboardWork(code: r.task.kind)?.rawValue ?? "kind-\(r.task.kind)", at: 5)
             try task.bind(r.task.tag, at: 6)

@@ -54,6 +54,19 @@ public struct Executor: Sendable {
 
     /// The tasks running now, by core.
     public var runningTasks: [ExecutorTask] { running.compactMap { $0?.item.task } }
+    /// Bit `kind` set for every kind of task waiting (kinds 0–31). O(q), no sorting.
+    public var queuedKindsMask: UInt32 {
+        var mask: UInt32 = 0
+        for item in ready where item.task.kind < 32 { mask |= 1 << UInt32(item.task.kind) }
+        return mask
+    }
+
+    /// The kind of the task running on the first busy core, if any.
+    public var firstRunningKind: UInt16? {
+        for slot in running { if let slot { return slot.item.task.kind } }
+        return nil
+    }
+
     /// The tasks waiting, in the order the discipline would run them.
     public var queuedTasks: [ExecutorTask] {
         ready.sorted { ranksAhead($0, $1) }.map(\.task)

@@ -45,11 +45,16 @@ public struct ExecutorTask: Sendable, Equatable {
     public var deadline: SimTime?
     /// The processing time the task needs on a core.
     public var cost: SimDuration
+    /// A model's handle for what the task is doing (an index into its own table), so the
+    /// completion is matched without hashing.
+    public var context: Int32
 
     /// Creates a task.
-    public init(id: UInt64, kind: UInt16, tag: Int64 = 0, priority: Int = 0, deadline: SimTime? = nil, cost: SimDuration) {
+    public init(id: UInt64, kind: UInt16, tag: Int64 = 0, priority: Int = 0, deadline: SimTime? = nil, cost: SimDuration,
+                context: Int32 = -1) {
         precondition(cost.nanoseconds >= 0, "a task cannot cost negative time")
         self.id = id
+        self.context = context
         self.kind = kind
         self.tag = tag
         self.priority = priority

@@ -94,7 +94,7 @@ public struct KeyboardSimulation {
     private var intendedWords: [Substring]?
     private var debouncer: Debouncer
     private var debounceTimer = SimTimer()
-    private var contexts: [UInt64: TaskContext] = [:]
+    private var contexts = ContextTable<TaskContext>()
     private var nextTaskID: UInt64 = 0
     private var editCount = 0
     private var chips: [Int: Chip] = [:]
@@ -205,10 +205,8 @@ public struct KeyboardSimulation {
 
     private func snapshot(_ thread: Int) -> QueueSnapshot {
         let executor = threads[thread]
-        let running = executor.runningTasks.first?.kind ?? 0
-        var kinds: UInt32 = 0
-        for task in executor.queuedTasks { kinds |= 1 << UInt32(task.kind) }
-        return QueueSnapshot(running: running, queuedAhead: executor.readyCount, queuedKinds: kinds)
+        return QueueSnapshot(running: executor.firstRunningKind ?? 0, queuedAhead: executor.readyCount,
+                             queuedKinds: executor.readyCount == 0 ? 0 : executor.queuedKindsMask)
     }
 
     // MARK: - Tasks
@@ -217,9 +215,9 @@ public struct KeyboardSimulation {
         let code = Int(kind.code)
         let id = nextTaskID
         nextTaskID += 1
-        contexts[id] = context
+        let slot = contexts.insert(context)
         let task = ExecutorTask(id: id, kind: kind.code, tag: tag, priority: workConfigs[code].priority, deadline: deadline,
-                                cost: workConfigs[code].cost.sampleDuration(&costs[code]))
+                                cost: workConfigs[code].cost.sampleDuration(&costs[code]), context: slot)
         let thread = threadOf[code]
         if let wake = threads[thread].submit(task, now: engine.now) {
             engine.schedule(.taskDone(thread: thread, wake), at: wake.time)
@@ -229,8 +227,8 @@ public struct KeyboardSimulation {
     private mutating func finishTask<Sink: ObservationSink>(on thread: Int, _ wake: CoreWake, into sink: inout Sink) {
         guard let (record, next) = threads[thread].complete(wake, now: engine.now) else { return }
         if let next { engine.schedule(.taskDone(thread: thread, next), at: next.time) }
-        sink.record(.task(TaskObservation(executor: threads[thread].config.name, record: record)))
-        guard let context = contexts.removeValue(forKey: record.task.id) else { return }
+        sink.record(.task(TaskObservation(thread: thread, record: record)))
+        let context = contexts.remove(record.task.context)
         switch context {
         case .key(let index, let kind, let touch, let ahead):
             landEdit(kind)
@@ -277,8 +275,8 @@ public struct KeyboardSimulation {
                 let thread = threadOf[Int(kind.code)]
                 let cancelled = threads[thread].cancelQueued(now: engine.now) { $0.kind == kind.code && $0.tag < Int64(text.version) }
                 for record in cancelled {
-                    sink.record(.task(TaskObservation(executor: threads[thread].config.name, record: record)))
-                    if case .suggestion(_, let job)? = contexts.removeValue(forKey: record.task.id) {
+                    sink.record(.task(TaskObservation(thread: thread, record: record)))
+                    if case .suggestion(_, let job) = contexts.remove(record.task.context) {
                         recordSuggestion(job, outcome: .superseded, into: &sink)
                     }
                 }
@@ -286,8 +284,7 @@ public struct KeyboardSimulation {
         }
         let job = SuggestionJob(keyIndex: keyIndex, version: text.version, touch: touch, waited: .zero, ran: .zero)
         submit(.lookup, context: .suggestion(stage: .lookup, job), tag: Int64(text.version))
-        if let last = text.text.last, last.isWhitespace, text.text.dropLast().last.map({ !$0.isWhitespace }) ?? false,
-           let token = text.token(text.wordCount - 1) {
+        if text.endsToken, let token = text.token(text.wordCount - 1) {
             let word = TextBuffer.word(in: token.text, tokenStart: token.start)
             if !word.text.isEmpty {
                 submit(.check, context: .check(WordCheck(ordinal: text.wordCount - 1, word: String(word.text), start: word.start,
@@ -519,6 +516,34 @@ public struct KeyboardSimulation {
             for other in chips.keys.sorted() where chips[other]!.start > chip.start { chips[other]!.start += delta }
         }
         debounceEdit()
+    }
+}
+
+/// A table of values addressed by small integer handles, reused through a free list: the
+/// contexts of running tasks, found again in O(1) without hashing.
+struct ContextTable<Value> {
+    private var values: [Value?] = []
+    private var free: [Int32] = []
+
+    /// Whether nothing is stored.
+    var isEmpty: Bool { free.count == values.count }
+
+    /// Stores a value and returns its handle.
+    mutating func insert(_ value: Value) -> Int32 {
+        if let slot = free.popLast() {
+            values[Int(slot)] = value
+            return slot
+        }
+        values.append(value)
+        return Int32(values.count - 1)
+    }
+
+    /// Removes and returns the value of a handle.
+    mutating func remove(_ slot: Int32) -> Value {
+        let value = values[Int(slot)]!
+        values[Int(slot)] = nil
+        free.append(slot)
+        return value
     }
 }
 

@@ -25,6 +25,7 @@ public struct TextBuffer: Sendable, Equatable {
     /// Appends text at the end.
     public mutating func insert(_ inserted: String) {
         guard !inserted.isEmpty else { return }
+        if insertASCIIByte(inserted) { return }
         // Appending can merge with the last cluster (a combining mark, a skin tone, a ZWJ
         // sequence); count the clusters of the joined tail to know the true change. The
         // tail is found by UTF-8 offset: an index taken before the append may carry a
@@ -46,6 +47,51 @@ public struct TextBuffer: Sendable, Equatable {
         let lastUnchanged = oldLast != nil && tail.first == oldLast
         dirtyFromUTF8 = min(dirtyFromUTF8, lastUnchanged ? tailOffset + oldLast!.utf8.count : tailOffset)
         version += 1
+    }
+
+    /// The common case, one ASCII character typed: O(1) without Unicode tables. A byte can
+    /// only join the previous cluster as the LF of a CR LF pair.
+    private mutating func insertASCIIByte(_ inserted: String) -> Bool {
+        guard inserted.utf8.count == 1, let byte = inserted.utf8.first, byte < 0x80, byte != 0x0A else { return false }
+        let previous = text.utf8.last
+        if let previous, previous >= 0x80 { return false }
+        let offset = text.utf8.count
+        let previousIsSpace = previous.map(Self.isASCIIWhitespace) ?? true
+        if !Self.isASCIIWhitespace(byte) && previousIsSpace { tokenStarts.append(offset) }
+        text.append(inserted)
+        count += 1
+        dirtyFromUTF8 = min(dirtyFromUTF8, offset)
+        version += 1
+        return true
+    }
+
+    @inline(__always) static func isASCIIWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || (byte >= 0x09 && byte <= 0x0D)
+    }
+
+    @inline(__always) static func isASCIIAlphanumeric(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+    }
+
+    @inline(__always) static func isASCIIPunctuation(_ byte: UInt8) -> Bool {
+        (byte >= 0x21 && byte <= 0x2F) || (byte >= 0x3A && byte <= 0x40) || (byte >= 0x5B && byte <= 0x60) || (byte >= 0x7B && byte <= 0x7E)
+    }
+
+    /// The last two bytes when both are ASCII (then they are the last two characters).
+    private var lastTwoASCII: (UInt8, UInt8)? {
+        let utf8 = text.utf8
+        guard utf8.count >= 2 else { return nil }
+        let last = utf8[utf8.index(before: utf8.endIndex)]
+        let beforeLast = utf8[utf8.index(utf8.endIndex, offsetBy: -2)]
+        guard last < 0x80, beforeLast < 0x80, !(beforeLast == 0x0D && last == 0x0A) else { return nil }
+        return (beforeLast, last)
+    }
+
+    /// Whether the last character is white space right after a non-space: a token just ended.
+    public var endsToken: Bool {
+        if let (beforeLast, last) = lastTwoASCII { return Self.isASCIIWhitespace(last) && !Self.isASCIIWhitespace(beforeLast) }
+        guard let last = text.last, last.isWhitespace, let beforeLast = characterBeforeLast else { return false }
+        return !beforeLast.isWhitespace
     }
 
     /// Removes the last grapheme cluster, as `deleteBackward()` does. On empty text nothing
@@ -119,6 +165,11 @@ public struct TextBuffer: Sendable, Equatable {
 
     /// Whether the text, ignoring trailing white space, ends with `.`, `!` or `?`.
     public var endsSentence: Bool {
+        for byte in text.utf8.reversed() {
+            if byte >= 0x80 { break }
+            if Self.isASCIIWhitespace(byte) { continue }
+            return byte == 0x2E || byte == 0x21 || byte == 0x3F
+        }
         guard let last = text.last(where: { !$0.isWhitespace }) else { return false }
         return last == "." || last == "!" || last == "?"
     }
@@ -126,16 +177,31 @@ public struct TextBuffer: Sendable, Equatable {
     /// Whether the last character just ended a word: white space or punctuation right after
     /// a letter or digit.
     public var endsWord: Bool {
+        if let (beforeLast, last) = lastTwoASCII {
+            return (Self.isASCIIWhitespace(last) || Self.isASCIIPunctuation(last)) && Self.isASCIIAlphanumeric(beforeLast)
+        }
         guard let last = text.last, last.isWhitespace || last.isPunctuation else { return false }
-        guard let beforeLast = text.dropLast().last else { return false }
+        guard let beforeLast = characterBeforeLast else { return false }
         return beforeLast.isLetter || beforeLast.isNumber
+    }
+
+    /// The last character but one. (`dropLast()` on a String walks the whole string: a
+    /// generic `Collection` default that needs the count.)
+    public var characterBeforeLast: Character? {
+        guard !text.isEmpty else { return nil }
+        let last = text.index(before: text.endIndex)
+        guard last > text.startIndex else { return nil }
+        return text[text.index(before: last)]
     }
 
     /// Whether the last character just ended a sentence: `.`, `!` or `?` right after a letter
     /// or digit.
     public var justEndedSentence: Bool {
+        if let (beforeLast, last) = lastTwoASCII {
+            return (last == 0x2E || last == 0x21 || last == 0x3F) && Self.isASCIIAlphanumeric(beforeLast)
+        }
         guard let last = text.last, last == "." || last == "!" || last == "?" else { return false }
-        guard let beforeLast = text.dropLast().last else { return false }
+        guard let beforeLast = characterBeforeLast else { return false }
         return beforeLast.isLetter || beforeLast.isNumber
     }
 

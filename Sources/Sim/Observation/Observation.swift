@@ -269,8 +269,8 @@ public struct FixObservation: Sendable, Equatable {
 
 /// A task record together with the executor that ran it.
 public struct TaskObservation: Sendable, Equatable {
-    /// The executor's name ("main", "background"…).
-    public var executor: String
+    /// The executor's index in the model's thread list (`KeyboardConfig.threads`).
+    public var thread: Int
     /// What happened to the task.
     public var record: TaskRecord
 }
