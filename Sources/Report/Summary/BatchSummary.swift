@@ -69,7 +69,7 @@ public struct BatchSummary: Sendable, Equatable {
             for u in o.underlines {
                 if u.shown != nil { c.underlinesShown += 1 }
                 if u.confirmed != nil { c.confirmed += 1 }
-                if u.outcome == .retracted { c.retracted += 1 }
+                if u.outcome == .retracted && u.shown != nil { c.retracted += 1 }
                 if u.flicker { c.flickers += 1 }
                 if u.outcome == .dropped { c.dropped += 1 }
                 if u.origin == .cloud { c.cloudFindings += 1 }

@@ -92,6 +92,10 @@ public struct KeyboardSimulation {
     private let replication: Int
     private var text = TextBuffer()
     private var intendedWords: [Substring]?
+    /// Set once a fix damaged the text: words no longer line up with the intended text, so
+    /// it stops deciding which words are errors (a corrupted text would otherwise look like
+    /// nothing but errors from there on).
+    private var alignmentBroken = false
     private var debouncer: Debouncer
     private var debounceTimer = SimTimer()
     private var contexts = ContextTable<TaskContext>()
@@ -342,7 +346,7 @@ public struct KeyboardSimulation {
     }
 
     private func groundTruth(ordinal: Int, word: String) -> (isError: Bool, fix: String?) {
-        if let intendedWords {
+        if let intendedWords, !alignmentBroken {
             guard ordinal < intendedWords.count else { return (false, nil) }
             let intended = intendedWords[ordinal]
             return intended == word[...] ? (false, nil) : (true, String(intended))
@@ -510,6 +514,7 @@ public struct KeyboardSimulation {
         sink.record(.fix(FixObservation(underlineID: id, wordOrdinal: chip.ordinal, accepted: engine.now, applied: true,
                                         corrupted: outcome.corrupted, strategy: config.underlines.offsets)))
         closeChip(id, outcome: .accepted, into: &sink)
+        if outcome.corrupted { alignmentBroken = true }
         if !outcome.corrupted {
             // Later chips moved with the text: keep them where their words now are.
             let delta = fix.utf8.count - chip.word.utf8.count
