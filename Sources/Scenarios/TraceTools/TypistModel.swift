@@ -132,6 +132,11 @@ public struct TypistModel: Sendable {
         return TouchPoint(x: (x * 10).rounded() / 10, y: (y * 10).rounded() / 10)
     }
 
+    /// Whether `tag` has the shape of a BCP 47 language tag, as a trace's `language` must.
+    public static func isLanguageTag(_ tag: String) -> Bool {
+        TraceLineDecoder.isLanguageTag(tag)
+    }
+
     /// Milliseconds as a duration rounded to the microsecond, so traces stay short.
     static func duration(milliseconds: Double) -> SimDuration {
         SimDuration(nanoseconds: Int64((milliseconds * 1000).rounded()) * 1000)
