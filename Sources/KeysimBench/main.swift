@@ -1,4 +1,5 @@
 import Foundation
+import Scenarios
 import Sim
 
 // `make bench`: one line per benchmark, `bench <name> <value> <unit>`. Each figure is the
@@ -45,3 +46,77 @@ func engineEventsPerSecond() -> Double {
 }
 
 report("engine_events_per_s", engineEventsPerSecond(), "events/s")
+
+/// Writes a typing trace of `events` events to `path` (.jsonl.zst): keys with touch points
+/// and touch-up times, a backspace now and then, intervals of 50–400 ms.
+func writeBenchTrace(path: String, events: Int, compressionLevel: Int) throws {
+    let writer = try TraceFileWriter(path: path, header: TraceHeader(name: "bench", source: "KeysimBench"),
+                                     compressionLevel: compressionLevel)
+    var rng = RandomStream(seed: 1, replication: 0, name: "bench.trace")
+    let letters = Array("etaoinshrdlucmfwypvbgkjqxz     ").map(String.init)
+    var time: Int64 = 0
+    for _ in 0..<events {
+        time += 50_000_000 + Int64(rng.nextInt(below: 350_000)) * 1_000
+        let up = SimTime(nanoseconds: time + 60_000_000 + Int64(rng.nextInt(below: 60_000)) * 1_000)
+        let point = TouchPoint(x: Double(rng.nextInt(below: 3300)) / 10, y: Double(rng.nextInt(below: 1620)) / 10)
+        let kind: TraceEvent.Kind = rng.nextInt(below: 25) == 0
+            ? .backspace(touchUp: up, point: point)
+            : .key(text: letters[rng.nextInt(below: letters.count)], touchUp: up, point: point)
+        try writer.write(TraceEvent(time: SimTime(nanoseconds: time), kind: kind))
+    }
+    try writer.commit()
+}
+
+/// Reading and validating a .jsonl.zst trace of 2 million typing events on one core:
+/// zstd decompression, line splitting, JSON parsing, event decoding and the validator's
+/// checks, in events per second.
+func traceReadEventsPerSecond() throws -> Double {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("keysim-bench-\(getpid()).jsonl.zst").path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let events = 2_000_000
+    try writeBenchTrace(path: path, events: events, compressionLevel: 3)
+    var rates: [Double] = []
+    for _ in 0..<5 {
+        var result: TraceValidation?
+        let elapsed = seconds { result = TraceValidator.validate(path: path) }
+        precondition(result!.isValid && result!.eventCount == events, "the bench trace must be valid")
+        rates.append(Double(events) / elapsed)
+    }
+    return median(rates)
+}
+
+/// The largest resident memory of `keysim trace stats` replaying a 10-million-event
+/// .jsonl.zst trace (every event decoded, the text rebuilt, the statistics gathered), in
+/// MiB: getrusage's ru_maxrss of the child. `nil` when the keysim binary is not beside
+/// the bench (build it with `swift build -c release --product keysim`).
+func traceReplayMaxResidentMiB() throws -> Double? {
+    let keysim = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("keysim").path
+    guard FileManager.default.isExecutableFile(atPath: keysim) else {
+        FileHandle.standardError.write(Data("bench: no keysim beside the bench binary; trace_replay_rss_mb skipped\n".utf8))
+        return nil
+    }
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("keysim-bench-10m-\(getpid()).jsonl.zst").path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    try writeBenchTrace(path: path, events: 10_000_000, compressionLevel: 1)
+    var pid: pid_t = 0
+    let arguments = [keysim, "trace", "stats", path]
+    var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+    defer { for pointer in argv { free(pointer) } }
+    let devNull = open("/dev/null", O_WRONLY)
+    defer { close(devNull) }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_adddup2(&actions, devNull, 1)
+    guard posix_spawn(&pid, keysim, &actions, nil, &argv, environ) == 0 else { return nil }
+    var status: Int32 = 0
+    var usage = rusage()
+    guard wait4(pid, &status, 0, &usage) == pid, status == 0 else {
+        FileHandle.standardError.write(Data("bench: keysim trace stats failed (status \(status))\n".utf8))
+        return nil
+    }
+    return Double(usage.ru_maxrss) / 1024 // Linux reports kilobytes
+}
+
+report("trace_read_events_per_s", try traceReadEventsPerSecond(), "events/s")
+if let residentMiB = try traceReplayMaxResidentMiB() { report("trace_replay_rss_mb", residentMiB, "MB") }
