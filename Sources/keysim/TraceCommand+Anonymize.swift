@@ -25,7 +25,7 @@ extension TraceCommand {
 
     static func anonymize(_ arguments: ParsedArguments) throws -> Int32 {
         let command = "trace anonymize"
-        let paths = try arguments.positionals(exactly: 2, "<in> and <out>")
+        let paths = try positionals(arguments, exactly: 2, "<in> and <out>", command: command)
         let seed = try seed(arguments, command: command)
         let out = paths[1]
         guard out.hasSuffix(".jsonl") || out.hasSuffix(".jsonl.zst") else {

@@ -30,7 +30,7 @@ extension TraceCommand {
 
     static func synth(_ arguments: ParsedArguments) throws -> Int32 {
         let command = "trace synth"
-        _ = try arguments.positionals(exactly: 0, "")
+        _ = try positionals(arguments, exactly: 0, "", command: command)
         guard let textPath = arguments.value("text") else {
             throw UsageError(command: command, message: "missing --text <FILE> (the text to type)")
         }

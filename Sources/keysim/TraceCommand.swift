@@ -79,6 +79,17 @@ enum TraceCommand {
         return arguments.positionals
     }
 
+    /// Exactly `count` positional arguments, named for the error message.
+    static func positionals(_ arguments: ParsedArguments, exactly count: Int, _ names: String,
+                            command: String) throws(UsageError) -> [String] {
+        let given = arguments.positionals
+        guard given.count == count else {
+            let problem = given.count < count ? "missing \(names)" : "unexpected argument '\(given[count])'"
+            throw UsageError(command: command, message: problem)
+        }
+        return given
+    }
+
     /// A number option within a range.
     static func number(_ arguments: ParsedArguments, _ name: String, in range: ClosedRange<Double>,
                        command: String) throws(UsageError) -> Double? {
