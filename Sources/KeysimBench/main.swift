@@ -69,16 +69,23 @@ func writeBenchTrace(path: String, events: Int, compressionLevel: Int) throws {
 
 /// Reading and validating a .jsonl.zst trace of 2 million typing events on one core:
 /// zstd decompression, line splitting, JSON parsing, event decoding and the validator's
-/// checks, in events per second.
+/// checks, in events per second of the thread's CPU time (so that other processes on a
+/// shared machine do not count; the file is read once before, so the disk does not either).
 func traceReadEventsPerSecond() throws -> Double {
+    func threadCPUSeconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("keysim-bench-\(getpid()).jsonl.zst").path
     defer { try? FileManager.default.removeItem(atPath: path) }
     let events = 2_000_000
     try writeBenchTrace(path: path, events: events, compressionLevel: 3)
     var rates: [Double] = []
     for _ in 0..<5 {
-        var result: TraceValidation?
-        let elapsed = seconds { result = TraceValidator.validate(path: path) }
+        let start = threadCPUSeconds()
+        let result: TraceValidation? = TraceValidator.validate(path: path)
+        let elapsed = threadCPUSeconds() - start
         precondition(result!.isValid && result!.eventCount == events, "the bench trace must be valid")
         rates.append(Double(events) / elapsed)
     }
@@ -87,8 +94,12 @@ func traceReadEventsPerSecond() throws -> Double {
 
 /// The largest resident memory of `keysim trace stats` replaying a 10-million-event
 /// .jsonl.zst trace (every event decoded, the text rebuilt, the statistics gathered), in
-/// MiB: getrusage's ru_maxrss of the child. `nil` when the keysim binary is not beside
-/// the bench (build it with `swift build -c release --product keysim`).
+/// MiB. `nil` when the keysim binary is not beside the bench (build it with
+/// `swift build -c release --product keysim`).
+///
+/// The figure is the child's VmHWM from /proc, read every few milliseconds until it exits:
+/// getrusage's ru_maxrss cannot be used, because Linux carries the parent's peak into a
+/// spawned child's ru_maxrss.
 func traceReplayMaxResidentMiB() throws -> Double? {
     let keysim = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("keysim").path
     guard FileManager.default.isExecutableFile(atPath: keysim) else {
@@ -102,20 +113,27 @@ func traceReplayMaxResidentMiB() throws -> Double? {
     let arguments = [keysim, "trace", "stats", path]
     var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
     defer { for pointer in argv { free(pointer) } }
-    let devNull = open("/dev/null", O_WRONLY)
-    defer { close(devNull) }
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_adddup2(&actions, devNull, 1)
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
     guard posix_spawn(&pid, keysim, &actions, nil, &argv, environ) == 0 else { return nil }
+    var peakKiB = 0
     var status: Int32 = 0
-    var usage = rusage()
-    guard wait4(pid, &status, 0, &usage) == pid, status == 0 else {
+    while waitpid(pid, &status, WNOHANG) == 0 {
+        // "VmHWM:    38912 kB": the peak resident set of the process's own address space.
+        if let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+           let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+           let kib = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") {
+            peakKiB = max(peakKiB, kib)
+        }
+        usleep(2_000)
+    }
+    guard status == 0 else {
         FileHandle.standardError.write(Data("bench: keysim trace stats failed (status \(status))\n".utf8))
         return nil
     }
-    return Double(usage.ru_maxrss) / 1024 // Linux reports kilobytes
+    return Double(peakKiB) / 1024
 }
 
 report("trace_read_events_per_s", try traceReadEventsPerSecond(), "events/s")
