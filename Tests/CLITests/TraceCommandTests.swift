@@ -179,6 +179,56 @@ final class TraceCommandTests: XCTestCase {
         XCTAssertEqual(failed.stderr, "\(broken):2: error: missing field \"text\"\n")
     }
 
+    /// Every kind of damage is one clear error with the file and line, exit code 2, and no
+    /// output file: for the streaming reader (stats, anonymize) and the validator alike.
+    func testDamagedTracesAreClearErrorsAndWriteNothing() throws {
+        let folder = try TemporaryFolder()
+        var lines = [header]
+        for i in 0..<3_000 { lines.append(#"{"t":\#(i),"type":"key","text":"a","up":\#(i + 1),"x":12.5,"y":40}"#) }
+        let good = try folder.write("good.jsonl", lines.joined(separator: "\n") + "\n")
+        let compressed = folder.path("good.jsonl.zst")
+        XCTAssertEqual(try KeysimProcess.run(["trace", "anonymize", good, compressed, "--seed", "1"]).status, 0)
+        let zstd = try Array(Data(contentsOf: URL(fileURLWithPath: compressed)))
+        func bytes(_ name: String, _ content: [UInt8]) -> String {
+            let path = folder.path(name)
+            XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(content)))
+            return path
+        }
+        var flipped = zstd
+        for i in stride(from: 40, to: flipped.count - 8, by: 50) { flipped[i] ^= 0xFF }
+        let cases: [(path: String, stats: String, validate: String)] = [
+            (bytes("cut.jsonl.zst", Array(zstd.prefix(zstd.count - 7))), ": error: truncated zstd stream (the file ends inside a frame)", "truncated zstd stream"),
+            (bytes("corrupt.jsonl.zst", flipped), ": error: corrupt zstd data", "corrupt zstd data"),
+            (bytes("utf8.jsonl", Array((header + "\n{\"t\":1,\"type\":\"key\",\"text\":\"").utf8) + [0xE2, 0x28, 0xA1] + Array("\"}\n".utf8)),
+             ":2:29: error: invalid UTF-8 (byte 0xE2)", ":2:29: error: invalid UTF-8 (byte 0xE2)"),
+            (try folder.write("json.jsonl", header + "\n{\"t\":1,\"type\":\"key\" \"text\":\"a\"}\n"),
+             ":2:21: error: expected ',' or '}', found '\"'", ":2:21: error: expected ',' or '}'"),
+            (try folder.write("time.jsonl", header + "\n{\"t\":9,\"type\":\"key\",\"text\":\"a\"}\n{\"t\":8.5,\"type\":\"key\",\"text\":\"b\"}\n"),
+             ":3:6: error: time goes backwards (8.5 ms after 9 ms)", ":3:6: error: time goes backwards"),
+            (try folder.write("type.jsonl", header + "\n{\"t\":1,\"type\":\"swipe\"}\n"),
+             ":2:15: error: unknown event type \"swipe\"", ":2:15: error: unknown event type"),
+            (try folder.write("version.jsonl", "{\"keysim\":\"trace\",\"version\":2}\n{\"t\":1,\"type\":\"key\",\"text\":\"a\"}\n"),
+             ":1:29: error: trace format version 2 is newer than this keysim reads (1)", ":1:29: error: trace format version 2 is newer"),
+            (folder.url.path, ": error: is a directory, not a file", ": error: is a directory, not a file"),
+        ]
+        for (path, statsError, validateError) in cases {
+            let stats = try KeysimProcess.run(["trace", "stats", path])
+            XCTAssertEqual(stats.status, 2, path)
+            XCTAssertEqual(stats.stdout, "", path)
+            XCTAssertTrue(stats.stderr.hasPrefix(path) && stats.stderr.contains(statsError), "\(path): \(stats.stderr)")
+            XCTAssertEqual(stats.stderr.split(separator: "\n").count, 1, stats.stderr)
+            let validate = try KeysimProcess.run(["trace", "validate", path])
+            XCTAssertEqual(validate.status, 2, path)
+            XCTAssertTrue(validate.stderr.hasPrefix(path) && validate.stderr.contains(validateError), "\(path): \(validate.stderr)")
+            let out = folder.path("out.jsonl.zst")
+            let anonymize = try KeysimProcess.run(["trace", "anonymize", path, out, "--seed", "3"])
+            XCTAssertEqual(anonymize.status, 2, path)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: out), "\(path): no half-written output")
+        }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.contains("tmp") || $0.hasPrefix("out") }
+        XCTAssertEqual(leftovers, [], "no temporary files left behind")
+    }
+
     // MARK: synth
 
     func testSynthIsDeterministicToStdoutAndToFiles() throws {
