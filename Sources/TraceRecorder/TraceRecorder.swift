@@ -107,7 +107,9 @@ public final class TraceRecorder {
     private let clock: () -> UInt64
     private var lastTimeNanos: Int64 = 0
 
-    /// Creates (or replaces) the trace at `path` and writes its header.
+    /// Creates the trace at `path` and writes its header. An existing file of that name is
+    /// replaced: give each session its own file, so that the file of a session that was
+    /// killed stays for the app to collect.
     /// - Parameters:
     ///   - clock: a monotonic clock in nanoseconds; the system's by default (tests pass
     ///     their own).

@@ -43,7 +43,7 @@ extension TraceCommand {
         try writer.commit()
         print("\(out): \(count(writer.eventCount, "event")) anonymized from \(paths[0])")
         if audioCount > 0 {
-            printError("\(paths[0]): warning: \(count(audioCount, "dictation")) refer to WAV files, which still hold the spoken words")
+            printError("\(paths[0]): warning: \(count(audioCount, "dictation")) \(audioCount == 1 ? "refers" : "refer") to WAV files, which still hold the spoken words")
         }
         return 0
     }
