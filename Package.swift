@@ -44,5 +44,7 @@ let package = Package(
         .testTarget(name: "ScenariosTests", dependencies: ["Sim", "Scenarios"]),
         .testTarget(name: "ReportTests", dependencies: ["Sim", "Scenarios", "Report"]),
         .testTarget(name: "CLITests", dependencies: ["keysim", "Report"]),
+        // The recorder's output read back with keysim's own reader.
+        .testTarget(name: "TraceRecorderTests", dependencies: ["TraceRecorder", "Scenarios", "Sim"]),
     ]
 )

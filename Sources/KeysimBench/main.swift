@@ -1,4 +1,5 @@
 import Foundation
+import Scenarios
 import Sim
 
 // `make bench`: one line per benchmark, `bench <name> <value> <unit>`. Each figure is the
@@ -20,9 +21,9 @@ func median(_ values: [Double]) -> Double {
 let selected = Set(CommandLine.arguments.dropFirst())
 
 /// Runs a benchmark unless others were selected, and prints its line.
-func report(_ name: String, _ value: @autoclosure () -> Double, _ unit: String) {
+func report(_ name: String, _ value: @autoclosure () throws -> Double, _ unit: String) rethrows {
     guard selected.isEmpty || selected.contains(name) else { return }
-    print("bench \(name) \(Int(value().rounded())) \(unit)")
+    print("bench \(name) \(Int(try value().rounded())) \(unit)")
 }
 
 /// The hold model: 1,000 pending timers; pop the earliest, schedule a new one at a random
@@ -83,6 +84,106 @@ func keyboardKeysPerSecond() -> Double {
 }
 
 
+
+/// Writes a typing trace of `events` events to `path` (.jsonl.zst): keys with touch points
+/// and touch-up times, a backspace now and then, intervals of 50–400 ms.
+func writeBenchTrace(path: String, events: Int, compressionLevel: Int) throws {
+    let writer = try TraceFileWriter(path: path, header: TraceHeader(name: "bench", source: "KeysimBench"),
+                                     compressionLevel: compressionLevel)
+    var rng = RandomStream(seed: 1, replication: 0, name: "bench.trace")
+    let letters = Array("etaoinshrdlucmfwypvbgkjqxz     ").map(String.init)
+    var time: Int64 = 0
+    for _ in 0..<events {
+        time += 50_000_000 + Int64(rng.nextInt(below: 350_000)) * 1_000
+        let up = SimTime(nanoseconds: time + 60_000_000 + Int64(rng.nextInt(below: 60_000)) * 1_000)
+        let point = TouchPoint(x: Double(rng.nextInt(below: 3300)) / 10, y: Double(rng.nextInt(below: 1620)) / 10)
+        let kind: TraceEvent.Kind = rng.nextInt(below: 25) == 0
+            ? .backspace(touchUp: up, point: point)
+            : .key(text: letters[rng.nextInt(below: letters.count)], touchUp: up, point: point)
+        try writer.write(TraceEvent(time: SimTime(nanoseconds: time), kind: kind))
+    }
+    try writer.commit()
+}
+
+/// Reading and validating a .jsonl.zst trace of 2 million typing events on one core:
+/// zstd decompression, line splitting, JSON parsing, event decoding and the validator's
+/// checks, in events per second of the thread's CPU time (so that other processes on a
+/// shared machine do not count; the file is read once before, so the disk does not either).
+func traceReadEventsPerSecond() throws -> Double {
+    func threadCPUSeconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("keysim-bench-\(getpid()).jsonl.zst").path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let events = 2_000_000
+    try writeBenchTrace(path: path, events: events, compressionLevel: 3)
+    var rates: [Double] = []
+    for _ in 0..<5 {
+        let start = threadCPUSeconds()
+        let result: TraceValidation? = TraceValidator.validate(path: path)
+        let elapsed = threadCPUSeconds() - start
+        precondition(result!.isValid && result!.eventCount == events, "the bench trace must be valid")
+        rates.append(Double(events) / elapsed)
+    }
+    return median(rates)
+}
+
+/// The largest resident memory of `keysim trace stats` replaying a 10-million-event
+/// .jsonl.zst trace (every event decoded, the text rebuilt, the statistics gathered), in
+/// MiB. `nil` when the keysim binary is not beside the bench (build it with
+/// `swift build -c release --product keysim`).
+///
+/// The figure is the child's VmHWM from /proc, read every few milliseconds until it exits:
+/// getrusage's ru_maxrss cannot be used, because Linux carries the parent's peak into a
+/// spawned child's ru_maxrss.
+func traceReplayMaxResidentMiB() throws -> Double? {
+    let keysim = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("keysim").path
+    guard FileManager.default.isExecutableFile(atPath: keysim) else {
+        FileHandle.standardError.write(Data("bench: no keysim beside the bench binary; trace_replay_rss_mb skipped\n".utf8))
+        return nil
+    }
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("keysim-bench-10m-\(getpid()).jsonl.zst").path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    try writeBenchTrace(path: path, events: 10_000_000, compressionLevel: 1)
+    var pid: pid_t = 0
+    let arguments = [keysim, "trace", "stats", path]
+    var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+    defer { for pointer in argv { free(pointer) } }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    guard posix_spawn(&pid, keysim, &actions, nil, &argv, environ) == 0 else { return nil }
+    var peakKiB = 0
+    var status: Int32 = 0
+    while waitpid(pid, &status, WNOHANG) == 0 {
+        // "VmHWM:    38912 kB": the peak resident set of the process's own address space.
+        if let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+           let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+           let kib = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") {
+            peakKiB = max(peakKiB, kib)
+        }
+        usleep(2_000)
+    }
+    guard status == 0 else {
+        FileHandle.standardError.write(Data("bench: keysim trace stats failed (status \(status))\n".utf8))
+        return nil
+    }
+    return Double(peakKiB) / 1024
+}
+
+
 // The benchmarks, in the order `make bench` prints them.
 report("engine_events_per_s", engineEventsPerSecond(), "events/s")
 report("keyboard_keys_per_s", keyboardKeysPerSecond(), "keys/s")
+do {
+    report("trace_read_events_per_s", try traceReadEventsPerSecond(), "events/s")
+    if selected.isEmpty || selected.contains("trace_replay_rss_mb"), let residentMiB = try traceReplayMaxResidentMiB() {
+        report("trace_replay_rss_mb", residentMiB, "MB")
+    }
+} catch {
+    FileHandle.standardError.write(Data("bench: \(error)\n".utf8))
+    exit(1)
+}

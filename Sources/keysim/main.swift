@@ -5,6 +5,7 @@ import Scenarios
 /// The subcommands, in the order `keysim --help` lists them.
 let commands: [(spec: CommandSpec, run: (ParsedArguments) throws -> Int32)] = [
     (RunCommand.spec, RunCommand.run),
+    (TraceCommand.spec, TraceCommand.run),
 ]
 
 let toolHelp = """

@@ -1,0 +1,134 @@
+import Sim
+
+/// The text a trace types, rebuilt event by event: keys and pastes insert at the cursor,
+/// backspace deletes the grapheme cluster before it, a suggestion replaces the word before
+/// the cursor, cursor moves count grapheme clusters, and a dictation's transcript is
+/// inserted when the dictation stops. Chip accepts, keyboard, language and network events
+/// leave the text alone (a trace does not record what a chip changed).
+///
+/// The rules are those of "Rebuilding the text" in `docs/trace-format.md`; `trace stats`,
+/// `trace anonymize` and `trace import` use them.
+///
+/// The text is kept as a gap: the part before the cursor as a `String`, the part after it
+/// as a stack of characters, so typing at the cursor and short cursor moves cost O(1)
+/// amortised whatever the text's length.
+public struct ReplayedText: Sendable {
+    /// The text before the cursor.
+    private var before = ""
+    /// The grapheme clusters after the cursor, nearest last.
+    private var afterReversed: [Character] = []
+    /// The number of grapheme clusters in `before`.
+    public private(set) var cursorOffset = 0
+    /// The transcript of the dictation in progress, inserted when it stops.
+    private var pendingTranscript: String?
+
+    /// An empty text.
+    public init() {}
+
+    /// The whole text.
+    public var text: String { before + String(afterReversed.reversed()) }
+
+    /// The number of grapheme clusters in the text.
+    public var count: Int { cursorOffset + afterReversed.count }
+
+    /// Applies one event.
+    public mutating func apply(_ kind: TraceEvent.Kind) {
+        switch kind {
+        case .key(let text, _, _), .paste(let text):
+            insert(text)
+        case .backspace:
+            deleteBackward()
+        case .suggestionPicked(let word):
+            replaceWordBeforeCursor(with: word)
+        case .cursorMove(let offset):
+            moveCursor(by: offset)
+        case .dictationStart(let audio):
+            switch audio {
+            case .wavFile(_, let transcript), .inline(_, _, let transcript): pendingTranscript = transcript
+            }
+        case .dictationStop:
+            if let transcript = pendingTranscript { insert(transcript) }
+            pendingTranscript = nil
+        case .keyboardShown, .keyboardHidden, .languageSwitch, .network, .chipAccepted:
+            break
+        }
+    }
+
+    /// Inserts `inserted` at the cursor. An insertion can merge with the cluster before it
+    /// (a combining mark, a skin tone, a ZWJ): the joined tail is counted again.
+    public mutating func insert(_ inserted: String) {
+        guard !inserted.isEmpty else { return }
+        let oldLast = before.last
+        let tailOffset = before.utf8.count - (oldLast?.utf8.count ?? 0)
+        before.append(inserted)
+        let tail = before[before.utf8.index(before.utf8.startIndex, offsetBy: tailOffset)...]
+        cursorOffset += tail.count - (oldLast == nil ? 0 : 1)
+    }
+
+    /// Deletes the grapheme cluster before the cursor, as `deleteBackward()` does; nothing
+    /// at the start of the text.
+    public mutating func deleteBackward() {
+        guard cursorOffset > 0 else { return }
+        before.removeLast()
+        cursorOffset -= 1
+    }
+
+    /// Moves the cursor by `offset` grapheme clusters, stopping at either end.
+    public mutating func moveCursor(by offset: Int) {
+        if offset < 0 {
+            for _ in 0..<min(-offset, cursorOffset) {
+                afterReversed.append(before.removeLast())
+                cursorOffset -= 1
+            }
+        } else {
+            for _ in 0..<min(offset, afterReversed.count) {
+                insert(String(afterReversed.removeLast()))
+            }
+        }
+    }
+
+    /// Replaces the word before the cursor (back to the last white space) by `word`.
+    public mutating func replaceWordBeforeCursor(with word: String) {
+        while let last = before.last, !last.isWhitespace {
+            before.removeLast()
+            cursorOffset -= 1
+        }
+        insert(word)
+    }
+}
+
+/// Word and sentence counts of a text, as `trace stats` reports them.
+public enum TextCounts {
+    /// Runs of characters other than white space: the keyboard model's definition of a word.
+    public static func words(_ text: String) -> Int {
+        var words = 0
+        var inWord = false
+        for character in text {
+            if character.isWhitespace { inWord = false } else if !inWord { inWord = true; words += 1 }
+        }
+        return words
+    }
+
+    /// Sentences: each run of `.`, `!`, `?` or `…` that follows a letter or digit of the
+    /// sentence and is followed by white space or the end of the text ends one ("3.5" and
+    /// "e.g" do not); text with a letter or digit after the last end is one more.
+    public static func sentences(_ text: String) -> Int {
+        var sentences = 0
+        var hasContent = false
+        var terminatorPending = false
+        for character in text {
+            if character == "." || character == "!" || character == "?" || character == "…" {
+                if hasContent { terminatorPending = true }
+                continue
+            }
+            if terminatorPending && character.isWhitespace {
+                sentences += 1
+                hasContent = false
+            }
+            terminatorPending = false
+            if character.isLetter || character.isNumber { hasContent = true }
+        }
+        if terminatorPending || hasContent { sentences += 1 }
+        return sentences
+    }
+}

@@ -1,0 +1,149 @@
+import Sim
+
+/// Summary figures of a trace, gathered event by event in bounded memory (the rebuilt text
+/// aside): what `keysim trace stats` prints.
+///
+/// - Taps are `key` and `backspace` events. The interval between two taps is an inter-key
+///   interval unless it is longer than `pauseNanos` (the typist stopped) or a
+///   `keyboard.hide` or `dictation.start` came between them.
+/// - Typing time is the sum of the inter-key intervals; typing speed is the net characters
+///   typed (grapheme clusters inserted by keys, less backspaces) per minute of typing time,
+///   five characters to a word.
+/// - Words and sentences are counted in the text the trace rebuilds (`ReplayedText`):
+///   words are runs of characters other than white space, as in the keyboard model.
+/// - Dictation time runs from each `dictation.start` to its `dictation.stop` (or to the
+///   last event when the trace ends first).
+public struct TraceStatistics: Sendable {
+    /// An interval longer than this is a pause, not typing: 5 s.
+    public static let pauseNanos: Int64 = 5_000_000_000
+
+    /// The trace's header.
+    public let header: TraceHeader
+    /// Events seen.
+    public private(set) var eventCount = 0
+    /// Events per type, in the order of `TraceEvent.Kind.wireNames`.
+    public private(set) var countsByType = [Int](repeating: 0, count: TraceEvent.Kind.wireNames.count)
+    /// The time of the first event.
+    public private(set) var firstTime: SimTime?
+    /// The time of the last event.
+    public private(set) var lastTime: SimTime?
+    /// `key` events.
+    public private(set) var keyTaps = 0
+    /// `backspace` events.
+    public private(set) var backspaceTaps = 0
+    /// Grapheme clusters inserted by `key` events.
+    public private(set) var keyCharacters = 0
+    /// The inter-key intervals.
+    public private(set) var intervals = IntervalSample()
+    /// Dictation sessions started.
+    public private(set) var dictationCount = 0
+    /// Time spent dictating, in nanoseconds.
+    public private(set) var dictationNanos: Int64 = 0
+    /// The text the trace types.
+    public private(set) var text = ReplayedText()
+
+    private var lastTapTime: SimTime?
+    private var dictationStartTime: SimTime?
+
+    /// Starts the statistics of a trace with `header`.
+    public init(header: TraceHeader) {
+        self.header = header
+    }
+
+    /// Adds the next event of the trace.
+    public mutating func add(_ event: TraceEvent) {
+        eventCount += 1
+        countsByType[Self.typeIndex(event.kind)] += 1
+        if firstTime == nil { firstTime = event.time }
+        lastTime = event.time
+        text.apply(event.kind)
+        switch event.kind {
+        case .key(let inserted, _, _):
+            keyTaps += 1
+            keyCharacters += inserted.count
+            tap(at: event.time)
+        case .backspace:
+            backspaceTaps += 1
+            tap(at: event.time)
+        case .keyboardHidden:
+            lastTapTime = nil
+        case .dictationStart:
+            lastTapTime = nil
+            closeDictation(at: event.time)
+            dictationCount += 1
+            dictationStartTime = event.time
+        case .dictationStop:
+            closeDictation(at: event.time)
+        default:
+            break
+        }
+    }
+
+    private mutating func tap(at time: SimTime) {
+        if let last = lastTapTime {
+            let interval = (time - last).nanoseconds
+            if interval <= Self.pauseNanos { intervals.add(interval) }
+        }
+        lastTapTime = time
+    }
+
+    private mutating func closeDictation(at time: SimTime) {
+        if let start = dictationStartTime { dictationNanos += (time - start).nanoseconds }
+        dictationStartTime = nil
+    }
+
+    /// The statistics with a dictation still running counted up to the last event.
+    public func finished() -> TraceStatistics {
+        var copy = self
+        if let lastTime { copy.closeDictation(at: lastTime) }
+        return copy
+    }
+
+    /// Time from the first event to the last, in nanoseconds.
+    public var durationNanos: Int64 {
+        guard let firstTime, let lastTime else { return 0 }
+        return (lastTime - firstTime).nanoseconds
+    }
+
+    /// The sum of the inter-key intervals, in nanoseconds.
+    public var typingNanos: Int64 { intervals.sumNanos }
+
+    /// Grapheme clusters typed by keys, less backspaces (not below zero).
+    public var netCharacters: Int { max(0, keyCharacters - backspaceTaps) }
+
+    /// Net words (five characters each) per minute of typing time; `nil` without typing time.
+    public var wordsPerMinute: Double? {
+        guard typingNanos > 0 else { return nil }
+        return Double(netCharacters) / 5 / (Double(typingNanos) / 60e9)
+    }
+
+    /// Backspaces as a share of all taps; `nil` without taps.
+    public var backspaceRate: Double? {
+        let taps = keyTaps + backspaceTaps
+        return taps == 0 ? nil : Double(backspaceTaps) / Double(taps)
+    }
+
+    /// Words of the rebuilt text.
+    public var words: Int { TextCounts.words(text.text) }
+
+    /// Sentences of the rebuilt text.
+    public var sentences: Int { TextCounts.sentences(text.text) }
+
+    /// The position of a kind's wire name in `TraceEvent.Kind.wireNames`.
+    static func typeIndex(_ kind: TraceEvent.Kind) -> Int {
+        switch kind {
+        case .key: 0
+        case .backspace: 1
+        case .suggestionPicked: 2
+        case .cursorMove: 3
+        case .paste: 4
+        case .keyboardShown: 5
+        case .keyboardHidden: 6
+        case .languageSwitch: 7
+        case .network: 8
+        case .dictationStart: 9
+        case .dictationStop: 10
+        case .chipAccepted: 11
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import Scenarios
+import Sim
+
+extension TraceCommand {
+    static var importSpec: CommandSpec {
+        CommandSpec(
+            name: "trace import",
+            abstract: "Convert keystroke files of a public typing dataset into traces.",
+            usage: "trace import --format aalto136m <file>... [--out-dir DIR] [--zstd]",
+            arguments: [("<file>...", "Keystroke files of the dataset, such as 12345_keystrokes.txt.")],
+            options: [
+                OptionSpec(name: "format", value: "NAME", help: "The dataset: aalto136m (the 136M Keystrokes dataset, tab-separated)."),
+                OptionSpec(name: "out-dir", value: "DIR", help: "Folder for the traces (default: the current folder)."),
+                OptionSpec(name: "zstd", value: nil, help: "Write .jsonl.zst instead of .jsonl."),
+            ],
+            discussion: """
+            One trace per file, named after it (12345_keystrokes.txt → 12345_keystrokes.jsonl).
+            Each test section becomes keyboard.show, its keystrokes sorted by press time, and
+            keyboard.hide; sections follow one another with their real gaps, and the header's
+            intendedText holds the sentences, one per line. Each section is replayed as it is
+            converted; sections whose replay does not give back USER_INPUT are reported as
+            warnings and counted. A malformed file is reported with its line and writes
+            nothing; the other files are still converted, and the exit code is 2.
+            """
+        )
+    }
+
+    static func importFiles(_ arguments: ParsedArguments) throws -> Int32 {
+        let command = "trace import"
+        guard let format = arguments.value("format") else {
+            throw UsageError(command: command, message: "missing --format <NAME> (aalto136m)")
+        }
+        guard format == "aalto136m" else {
+            throw UsageError(command: command, message: "unknown --format '\(format)' (expected aalto136m)")
+        }
+        let paths = try files(arguments, command: command, "<file>")
+        var folder = arguments.value("out-dir") ?? "."
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw UsageError(command: command, message: "--out-dir '\(folder)' is not an existing folder")
+        }
+        if !folder.hasSuffix("/") { folder += "/" }
+        let outputs = paths.map { folder + baseName($0) + (arguments.flag("zstd") ? ".jsonl.zst" : ".jsonl") }
+        for (index, output) in outputs.enumerated() where outputs[..<index].contains(output) {
+            throw UsageError(command: command, message: "two inputs would both be written to '\(output)'")
+        }
+
+        var failed = 0
+        var totalSections = 0
+        var totalMismatches = 0
+        for (path, output) in zip(paths, outputs) {
+            do {
+                let conversion = try Aalto136MImporter.convert(path: path)
+                let writer = try TraceFileWriter(path: output, header: conversion.header)
+                for event in conversion.events { try writer.write(event) }
+                try writer.commit()
+                let mismatches = conversion.mismatches
+                for section in mismatches {
+                    printError("\(path):\(section.line): warning: section \(section.id) rebuilds \(jsonString(section.rebuilt)), not its USER_INPUT \(jsonString(section.userInput))")
+                }
+                totalSections += conversion.sections.count
+                totalMismatches += mismatches.count
+                var summary = "\(output): \(count(conversion.sections.count, "section")), \(count(conversion.sections.reduce(0) { $0 + $1.keystrokeCount }, "keystroke")), \(count(conversion.events.count, "event"))"
+                summary += "; \(mismatches.count) of \(conversion.sections.count) do not rebuild USER_INPUT"
+                if !conversion.ignoredKeys.isEmpty {
+                    summary += "; ignored keys: " + conversion.ignoredKeys.map { "\($0.name) \($0.count)" }.joined(separator: ", ")
+                }
+                if conversion.reorderedRowCount > 0 {
+                    summary += "; \(count(conversion.reorderedRowCount, "row")) moved later to keep time in order"
+                }
+                print(summary)
+            } catch {
+                printError("\(error)")
+                failed += 1
+            }
+        }
+        if paths.count > 1 {
+            print("imported \(paths.count - failed) of \(count(paths.count, "file")): \(count(totalSections, "section")), \(totalMismatches) do not rebuild USER_INPUT")
+        }
+        return failed > 0 ? 2 : 0
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import Scenarios
+import Sim
+
+extension TraceCommand {
+    static var statsSpec: CommandSpec {
+        CommandSpec(
+            name: "trace stats",
+            abstract: "Summarise traces: events, words, sentences, typing speed, intervals, backspaces, dictation.",
+            usage: "trace stats <file>... [--json]",
+            arguments: [("<file>...", "Traces to summarise (.jsonl or .jsonl.zst).")],
+            options: [
+                OptionSpec(name: "json", value: nil, help: "Print one JSON object per trace instead of a table."),
+            ],
+            discussion: """
+            Words and sentences are counted in the text the trace types (keys, backspaces,
+            suggestions, cursor moves, pastes, dictated transcripts). Typing speed counts net
+            characters (typed less deleted) per minute of typing, five to a word; typing time
+            and inter-key intervals leave out pauses over 5 s. Percentiles are nearest-rank.
+            """
+        )
+    }
+
+    static let statsPercentiles: [Double] = [10, 25, 50, 75, 90, 99]
+
+    static func stats(_ arguments: ParsedArguments) throws -> Int32 {
+        let paths = try files(arguments, command: "trace stats", "<file>")
+        // Read everything first: a bad trace prints nothing but its error.
+        var results: [(path: String, stats: TraceStatistics)] = []
+        for path in paths {
+            var reader = try TraceFileReader(path: path)
+            var statistics = TraceStatistics(header: reader.header)
+            while let event = try reader.nextEvent() { statistics.add(event) }
+            results.append((path, statistics.finished()))
+        }
+        for (index, result) in results.enumerated() {
+            if arguments.flag("json") {
+                print(statsJSON(result.path, result.stats))
+            } else {
+                if index > 0 { print("") }
+                print(statsTable(result.path, result.stats), terminator: "")
+            }
+        }
+        return 0
+    }
+
+    static func statsTable(_ path: String, _ s: TraceStatistics) -> String {
+        var rows: [(String, String)] = []
+        let header = s.header
+        var title = path
+        let described = [header.name, header.language].compactMap { $0 }.joined(separator: ", ")
+        title += ": \(described)"
+        if let source = header.source { title += " (\(source))" }
+        let byType = zip(TraceEvent.Kind.wireNames, s.countsByType).filter { $0.1 > 0 }.map { "\($0.0) \($0.1)" }
+        rows.append(("events", "\(s.eventCount)" + (byType.isEmpty ? "" : " (\(byType.joined(separator: ", ")))")))
+        rows.append(("duration", "\(seconds(s.durationNanos)) s"))
+        var text = "\(count(s.words, "word")), \(count(s.sentences, "sentence")), \(count(s.text.count, "character"))"
+        if let intended = header.intendedText {
+            text += " (intended: \(count(TextCounts.words(intended), "word")), \(count(TextCounts.sentences(intended), "sentence")))"
+        }
+        rows.append(("text", text))
+        if let wpm = s.wordsPerMinute {
+            rows.append(("typing speed", String(format: "%.1f WPM", wpm) + " (\(s.netCharacters) net characters in \(seconds(s.typingNanos)) s of typing)"))
+        } else {
+            rows.append(("typing speed", "-"))
+        }
+        let values = s.intervals.percentiles(statsPercentiles)
+        if s.intervals.count > 0 {
+            let list = zip(statsPercentiles, values).map { "p\(Int($0.0)) \(milliseconds($0.1!))" }.joined(separator: "  ")
+            rows.append(("inter-key (ms)", list + "  (\(count(s.intervals.count, "interval")))"))
+        } else {
+            rows.append(("inter-key (ms)", "-"))
+        }
+        if let rate = s.backspaceRate {
+            rows.append(("backspace rate", String(format: "%.1f%%", rate * 100) + " (\(s.backspaceTaps) of \(s.keyTaps + s.backspaceTaps) taps)"))
+        } else {
+            rows.append(("backspace rate", "-"))
+        }
+        rows.append(("dictation", "\(count(s.dictationCount, "session")), \(seconds(s.dictationNanos)) s"))
+        return title + "\n" + rows.map { "  " + $0.0.padding(toLength: 16, withPad: " ", startingAt: 0) + $0.1 }.joined(separator: "\n") + "\n"
+    }
+
+    static func statsJSON(_ path: String, _ s: TraceStatistics) -> String {
+        var members: [(String, String)] = [
+            ("file", jsonString(path)),
+            ("name", s.header.name.map(jsonString) ?? "null"),
+            ("language", jsonString(s.header.language)),
+            ("events", "\(s.eventCount)"),
+            ("eventsByType", "{" + zip(TraceEvent.Kind.wireNames, s.countsByType).filter { $0.1 > 0 }
+                .map { "\(jsonString($0.0)):\($0.1)" }.joined(separator: ",") + "}"),
+            ("durationMs", jsonMilliseconds(s.durationNanos)),
+            ("words", "\(s.words)"),
+            ("sentences", "\(s.sentences)"),
+            ("characters", "\(s.text.count)"),
+            ("keyTaps", "\(s.keyTaps)"),
+            ("backspaceTaps", "\(s.backspaceTaps)"),
+            ("netCharacters", "\(s.netCharacters)"),
+            ("typingMs", jsonMilliseconds(s.typingNanos)),
+            ("wordsPerMinute", s.wordsPerMinute.map { String(format: "%.2f", $0) } ?? "null"),
+            ("backspaceRate", s.backspaceRate.map { String(format: "%.4f", $0) } ?? "null"),
+            ("interKeyIntervals", "\(s.intervals.count)"),
+        ]
+        let values = s.intervals.percentiles(statsPercentiles)
+        for (p, value) in zip(statsPercentiles, values) {
+            members.append(("interKeyP\(Int(p))Ms", value.map(jsonMilliseconds) ?? "null"))
+        }
+        members.append(("dictations", "\(s.dictationCount)"))
+        members.append(("dictationMs", jsonMilliseconds(s.dictationNanos)))
+        return "{" + members.map { "\(jsonString($0.0)):\($0.1)" }.joined(separator: ",") + "}"
+    }
+
+    static func jsonMilliseconds(_ nanos: Int64) -> String {
+        TraceLineEncoder.millisecondsText(nanoseconds: nanos)
+    }
+
+    /// A JSON string literal with the escapes JSON requires.
+    static func jsonString(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20: result += String(format: "\\u%04x", scalar.value)
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}

@@ -1,0 +1,84 @@
+import Scenarios
+import Sim
+
+extension TraceCommand {
+    static var synthSpec: CommandSpec {
+        CommandSpec(
+            name: "trace synth",
+            abstract: "Synthesise a keystroke trace from text with a typist model.",
+            usage: "trace synth --text FILE --wpm N --seed S [--out FILE] [--typo-rate P] [--touch-spread PT] [--language TAG] [--name NAME]",
+            options: [
+                OptionSpec(name: "text", value: "FILE", help: "The text to type (UTF-8; lines are typed with return between them)."),
+                OptionSpec(name: "wpm", value: "N", help: "Net typing speed in words per minute (five characters a word), 5 to 250."),
+                OptionSpec(name: "seed", value: "S", help: "Seed of the typist's random draws: the same seed gives the same trace."),
+                OptionSpec(name: "out", value: "FILE", help: "Write the trace here (.jsonl, or .jsonl.zst compressed) instead of to standard output."),
+                OptionSpec(name: "typo-rate", value: "P", help: "Share of letters mistyped as a neighbouring key, then corrected (default 0.03)."),
+                OptionSpec(name: "touch-spread", value: "PT", help: "Standard deviation of touches around the key's centre, in points (default 6)."),
+                OptionSpec(name: "language", value: "TAG", help: "The keyboard language at the start, a BCP 47 tag (default en)."),
+                OptionSpec(name: "name", value: "NAME", help: "The trace's name (default: the text file's name)."),
+            ],
+            discussion: """
+            Intervals are lognormal, slower at word and sentence starts, after shift and on the
+            123 layer; mistyped letters are neighbours on the QWERTY (or Russian) layout, noticed
+            within a few letters and deleted with backspace. Touch points use the reference
+            layout in docs/trace-format.md; the header carries the text as intendedText. A line
+            '@dictate AUDIO TRANSCRIPT' in the text is a dictation of the WAV file AUDIO
+            (relative to the output's folder) that inserts TRANSCRIPT.
+            """
+        )
+    }
+
+    static func synth(_ arguments: ParsedArguments) throws -> Int32 {
+        let command = "trace synth"
+        _ = try positionals(arguments, exactly: 0, "", command: command)
+        guard let textPath = arguments.value("text") else {
+            throw UsageError(command: command, message: "missing --text <FILE> (the text to type)")
+        }
+        guard let wpm = try number(arguments, "wpm", in: TypistModel.wordsPerMinuteRange, command: command) else {
+            throw UsageError(command: command, message: "missing --wpm <N> (words per minute)")
+        }
+        let seed = try seed(arguments, command: command)
+        var options = TypistModel.Options(wordsPerMinute: wpm)
+        options.typoRate = try number(arguments, "typo-rate", in: TypistModel.typoRateRange, command: command) ?? options.typoRate
+        options.touchSpreadPoints = try number(arguments, "touch-spread", in: TypistModel.touchSpreadRange, command: command)
+            ?? options.touchSpreadPoints
+        if let language = arguments.value("language") {
+            guard TypistModel.isLanguageTag(language) else {
+                throw UsageError(command: command, message: "--language must be a BCP 47 tag such as en or pt-BR, not '\(language)'")
+            }
+            options.language = language
+        }
+        let out = arguments.value("out")
+        if let out, !(out.hasSuffix(".jsonl") || out.hasSuffix(".jsonl.zst")) {
+            throw UsageError(command: command, message: "--out must name a .jsonl or .jsonl.zst file, not '\(out)'")
+        }
+
+        // Audio clips are relative to the trace's folder, as in the trace itself.
+        let folder = out.map(TraceValidator.directory(of:)) ?? ""
+        let script = try SynthScript.read(path: textPath) { (audio: String) throws(InputError) -> Int64 in
+            try WAVFile.read(path: folder + audio).durationNanos
+        }
+        let typist = TypistModel(options: options)
+        var source = "keysim trace synth --wpm \(format(wpm)) --seed \(seed)"
+        if options.typoRate != 0.03 { source += " --typo-rate \(format(options.typoRate))" }
+        if options.touchSpreadPoints != 6 { source += " --touch-spread \(format(options.touchSpreadPoints))" }
+        let header = TraceHeader(name: arguments.value("name") ?? baseName(textPath), language: options.language,
+                                 intendedText: script.intendedText, source: source)
+
+        let writer = try out.map { (path) throws(InputError) in try TraceFileWriter(path: path, header: header) }
+            ?? TraceFileWriter(sink: StandardOutputSink(), header: header)
+        try typist.synthesize(script, seed: seed) { (event: TraceEvent) throws(InputError) in try writer.write(event) }
+        try writer.commit()
+        if let out {
+            print("\(out): \(count(writer.eventCount, "event")), \(count(TextCounts.words(script.intendedText), "word")), \(seconds(writer.lastTime?.nanoseconds ?? 0)) s")
+        }
+        return 0
+    }
+
+    /// A file's name without its folder and its last extension: "texts/notes.txt" → "notes".
+    static func baseName(_ path: String) -> String {
+        let file = path.split(separator: "/").last.map(String.init) ?? path
+        guard let dot = file.lastIndex(of: "."), dot != file.startIndex else { return file }
+        return String(file[..<dot])
+    }
+}
