@@ -179,7 +179,7 @@ func traceReplayMaxResidentMiB() throws -> Double? {
 report("engine_events_per_s", engineEventsPerSecond(), "events/s")
 report("keyboard_keys_per_s", keyboardKeysPerSecond(), "keys/s")
 do {
-    report("trace_read_events_per_s", try traceReadEventsPerSecond(), "events/s")
+    try report("trace_read_events_per_s", traceReadEventsPerSecond(), "events/s")
     if selected.isEmpty || selected.contains("trace_replay_rss_mb"), let residentMiB = try traceReplayMaxResidentMiB() {
         report("trace_replay_rss_mb", residentMiB, "MB")
     }
