@@ -6,7 +6,8 @@ import Sim
 /// The clip is cut into frames of `frameMs`; a frame is *loud* when its RMS level, in dB
 /// relative to full scale, is at least the threshold: `floorDBFS`, or `peakRelativeDB` below
 /// the loudest frame when that is higher (so a quiet recording still finds its speech, and
-/// a loud one ignores its room noise). Speech starts at the first run of at least
+/// a loud one ignores its room noise); the loudest frame is the loudest level held for
+/// `minSpeechMs`, so that a click does not count. Speech starts at the first run of at least
 /// `minSpeechMs` of loud frames and ends at the end of the last such run; shorter bursts
 /// (clicks, the tap of the button) are ignored. Onset and end are thus exact to one frame
 /// (10 ms by default). A clip without such a run has no speech.
@@ -14,7 +15,7 @@ public struct SpeechDetector: Sendable, Equatable {
     /// The frame length, in milliseconds.
     public var frameMs: Double = 10
     /// The absolute threshold, in dBFS.
-    public var floorDBFS: Double = -50
+    public var floorDBFS: Double = -60
     /// How far below the loudest frame the threshold may go, in dB.
     public var peakRelativeDB: Double = 35
     /// The shortest run of loud frames that counts as speech, in milliseconds.
@@ -36,10 +37,15 @@ public struct SpeechDetector: Sendable, Equatable {
             for i in range { energy += Double(audio.samples[i]) * Double(audio.samples[i]) }
             levels[frame] = energy / Double(range.count)
         }
-        let peak = levels.max() ?? 0
+        // The peak is the loudest level held for `minSpeechMs`, so a click cannot raise the
+        // threshold above the speech.
+        let runMin = max(1, Int((minSpeechMs / frameMs).rounded(.up)))
+        var peak = 0.0
+        for start in 0...max(0, frameCount - runMin) {
+            peak = max(peak, levels[start..<min(frameCount, start + runMin)].min()!)
+        }
         guard peak > 0 else { return nil }
         let threshold = max(pow(10, floorDBFS / 10), peak * pow(10, -peakRelativeDB / 10))
-        let runMin = max(1, Int((minSpeechMs / frameMs).rounded(.up)))
         var first: Int?, last: Int?
         var runStart: Int?
         for frame in 0...frameCount {
