@@ -66,5 +66,7 @@ extension DictationConfig {
     }
 }
 
-func ms(_ x: Double) -> SimTime { SimTime(milliseconds: x) }
-func dur(_ x: Double) -> SimDuration { SimDuration(milliseconds: x) }
+extension DictationModelTests {
+    func ms(_ x: Double) -> SimTime { SimTime(milliseconds: x) }
+    func dur(_ x: Double) -> SimDuration { SimDuration(milliseconds: x) }
+}
