@@ -113,6 +113,16 @@ public enum ScenarioLoader {
         try o.optional("cloud") { f throws(ConfigError) in try readCloud(f, into: &keyboard.cloud) }
         try o.optional("underlines") { f throws(ConfigError) in try readUnderlines(f, into: &keyboard.underlines) }
         try o.optional("budgets") { f throws(ConfigError) in keyboard.budgets = try readBudgets(f) }
+        try o.optional("dictation") { f throws(ConfigError) in
+            keyboard.dictation = try DictationConfig(config: f)
+            // `dictation.stopToTextBudgetMs` sets (or with null removes) the dictation-stop-to-text budget.
+            if f.value["stopToTextBudgetMs"] != nil {
+                keyboard.budgets.removeAll { $0.metric == .dictationStopToText }
+                if let budget = keyboard.dictation.stopToTextBudget {
+                    keyboard.budgets.append(Budget(metric: .dictationStopToText, limit: budget, allowedShare: 0.05))
+                }
+            }
+        }
         try o.finish()
         return Scenario(name: name, description: description, path: path, seed: seed, replications: replications,
                         traces: traces, policy: policy, policyNames: policyNames, keyboard: keyboard, resolvedConfig: root)

@@ -56,10 +56,12 @@ public enum ScenarioRunner {
     public static func runOne(_ scenario: Scenario, item: WorkItem, keepTasks: Bool = true) throws -> RunResult {
         let started = DispatchTime.now().uptimeNanoseconds
         let path = scenario.traces[item.traceIndex]
-        var source = try TraceFileReader(path: path)
+        let reader = try TraceFileReader(path: path)
+        let header = reader.header
+        var source = DictationAudioResolver(reader)
         var sink = ObservationBuffer(keepsTasks: keepTasks)
         var simulation = KeyboardSimulation(config: scenario.keyboard, seed: scenario.seed,
-                                            replication: item.replication, trace: item.traceIndex, header: source.header)
+                                            replication: item.replication, trace: item.traceIndex, header: header)
         let summary = try simulation.run(&source, into: &sink)
         let wall = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         return RunResult(item: item, tracePath: path, summary: summary, observations: sink, wallSeconds: wall)

@@ -121,6 +121,47 @@ public enum ReportSchema {
         strategy        TEXT NOT NULL,
         PRIMARY KEY (run_id, underline_id)
     ) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS dictations (
+        run_id          INTEGER NOT NULL REFERENCES runs(run_id),
+        dictation_id    INTEGER NOT NULL,
+        session_id      INTEGER NOT NULL,
+        tap_ns          INTEGER NOT NULL,
+        cold_start      INTEGER NOT NULL,
+        cold_start_cost_ns INTEGER,
+        recording_start_ns INTEGER NOT NULL,
+        capture_start_ns INTEGER NOT NULL,
+        speech_start_ns INTEGER NOT NULL,
+        speech_end_ns   INTEGER NOT NULL,
+        clipped_ns      INTEGER NOT NULL,
+        stop_tap_ns     INTEGER NOT NULL,
+        clip_length_ns  INTEGER NOT NULL,
+        speech_lost_to_cap_ns INTEGER NOT NULL,
+        engine          TEXT NOT NULL,
+        model_load_wait_ns INTEGER NOT NULL,
+        engine_wait_ns  INTEGER NOT NULL,
+        transcription_ns INTEGER NOT NULL,
+        text_inserted_ns INTEGER NOT NULL,
+        tap_to_recording_ns INTEGER NOT NULL,
+        stop_to_text_ns INTEGER NOT NULL,
+        PRIMARY KEY (run_id, dictation_id)
+    ) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS dictation_sessions (
+        run_id          INTEGER NOT NULL REFERENCES runs(run_id),
+        session_id      INTEGER NOT NULL,
+        start_ns        INTEGER NOT NULL,
+        mic_first_on_ns INTEGER NOT NULL,
+        end_ns          INTEGER NOT NULL,
+        end_reason      TEXT NOT NULL,
+        mic_on_ns       INTEGER NOT NULL,
+        dictations      INTEGER NOT NULL,
+        dictated_ns     INTEGER NOT NULL,
+        engine          TEXT NOT NULL,
+        model_load_ns   INTEGER NOT NULL,
+        peak_memory_mb  REAL NOT NULL,
+        suspensions     INTEGER NOT NULL,
+        mic_on_per_dictated REAL,
+        PRIMARY KEY (run_id, session_id)
+    ) WITHOUT ROWID;
     CREATE TABLE IF NOT EXISTS tasks (
         run_id          INTEGER NOT NULL REFERENCES runs(run_id),
         seq             INTEGER NOT NULL,
@@ -164,7 +205,9 @@ public enum ReportSchema {
         UNION ALL SELECT run_id, 'suggestion', key_index, latency_ns FROM suggestions WHERE outcome = 'shown'
         UNION ALL SELECT run_id, 'local-underline', underline_id, time_to_underline_ns FROM underlines WHERE time_to_underline_ns IS NOT NULL
         UNION ALL SELECT run_id, 'cloud-confirmation', underline_id, time_to_confirmation_ns FROM underlines WHERE time_to_confirmation_ns IS NOT NULL
-        UNION ALL SELECT run_id, 'request-round-trip', request_id, round_trip_ns FROM requests WHERE outcome = 'answered';
+        UNION ALL SELECT run_id, 'request-round-trip', request_id, round_trip_ns FROM requests WHERE outcome = 'answered'
+        UNION ALL SELECT run_id, 'dictation-tap-to-recording', dictation_id, tap_to_recording_ns FROM dictations
+        UNION ALL SELECT run_id, 'dictation-stop-to-text', dictation_id, stop_to_text_ns FROM dictations;
 
     CREATE VIEW IF NOT EXISTS latency_per_run AS
     WITH ranked AS (

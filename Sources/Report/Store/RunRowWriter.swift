@@ -15,6 +15,8 @@ struct RunRowWriter {
     let task: Statement
     let budget: Statement
     let violation: Statement
+    let dictation: Statement
+    let session: Statement
 
     init(_ database: Database) throws {
         self.database = database
@@ -39,6 +41,14 @@ struct RunRowWriter {
         task = try insert("tasks", ["run_id", "seq", "executor", "task_id", "kind", "tag", "release_ns", "start_ns", "finish_ns",
                                     "deadline_ns", "core", "preemptions", "cancelled"])
         budget = try insert("budgets", ["run_id", "metric", "limit_ns", "allowed_share", "count", "over"])
+        dictation = try insert("dictations", ["run_id", "dictation_id", "session_id", "tap_ns", "cold_start", "cold_start_cost_ns",
+                                              "recording_start_ns", "capture_start_ns", "speech_start_ns", "speech_end_ns",
+                                              "clipped_ns", "stop_tap_ns", "clip_length_ns", "speech_lost_to_cap_ns", "engine",
+                                              "model_load_wait_ns", "engine_wait_ns", "transcription_ns", "text_inserted_ns",
+                                              "tap_to_recording_ns", "stop_to_text_ns"])
+        session = try insert("dictation_sessions", ["run_id", "session_id", "start_ns", "mic_first_on_ns", "end_ns", "end_reason",
+                                                    "mic_on_ns", "dictations", "dictated_ns", "engine", "model_load_ns",
+                                                    "peak_memory_mb", "suspensions", "mic_on_per_dictated"])
         violation = try insert("budget_violations", ["run_id", "budget", "item_index", "latency_ns", "budget_ns", "cause"])
     }
 
@@ -108,6 +118,25 @@ struct RunRowWriter {
             try task.bind(r.cancelled, at: 13)
             _ = try task.step()
             task.reset()
+        }
+        for d in observations.dictations {
+            try dictation.execute([
+                .integer(runID), .integer(Int64(d.id)), .integer(Int64(d.session)), .integer(d.tap.nanoseconds),
+                .integer(d.coldStart ? 1 : 0), nullable(d.coldStartCost?.nanoseconds), .integer(d.recordingStart.nanoseconds),
+                .integer(d.captureStart.nanoseconds), .integer(d.speechStart.nanoseconds), .integer(d.speechEnd.nanoseconds),
+                .integer(d.clipped.nanoseconds), .integer(d.stopTap.nanoseconds), .integer(d.clipLength.nanoseconds),
+                .integer(d.speechLostToCap.nanoseconds), .text(d.engine.rawValue), .integer(d.modelLoadWait.nanoseconds),
+                .integer(d.engineWait.nanoseconds), .integer((d.transcriptionEnd - d.transcriptionStart).nanoseconds),
+                .integer(d.textInserted.nanoseconds), .integer(d.tapToRecording.nanoseconds), .integer(d.stopToText.nanoseconds),
+            ])
+        }
+        for e in observations.dictationSessions {
+            try session.execute([
+                .integer(runID), .integer(Int64(e.id)), .integer(e.start.nanoseconds), .integer(e.micFirstOn.nanoseconds),
+                .integer(e.end.nanoseconds), .text(e.endReason.rawValue), .integer(e.micOn.nanoseconds), .integer(Int64(e.dictations)),
+                .integer(e.dictated.nanoseconds), .text(e.engine.rawValue), .integer(e.modelLoad.nanoseconds),
+                .real(e.peakMemoryMegabytes), .integer(Int64(e.suspensions)), e.micOnPerDictated.map(SQLValue.real) ?? .null,
+            ])
         }
         for b in scenario.keyboard.budgets {
             let samples = MetricSamples.samples(b.metric, in: observations)

@@ -46,6 +46,14 @@ public struct BatchSummary: Sendable, Equatable {
         public var fixesApplied = 0
         public var fixesDropped = 0
         public var corruptingFixes = 0
+        public var dictations = 0
+        public var coldStarts = 0
+        public var clippedStarts = 0
+        public var clippedMs = 0.0
+        public var speechLostMs = 0.0
+        public var micOnSeconds = 0.0
+        public var dictatedSeconds = 0.0
+        public var suspensions = 0
     }
 
     /// Pools the observations of `results` under `budgets`.
@@ -87,6 +95,17 @@ public struct BatchSummary: Sendable, Equatable {
                 if f.corrupted { c.corruptingFixes += 1 }
             }
             c.words += result.summary.words
+            for d in o.dictations {
+                c.dictations += 1
+                if d.coldStart { c.coldStarts += 1 }
+                if d.isClipped { c.clippedStarts += 1; c.clippedMs += d.clipped.milliseconds }
+                c.speechLostMs += d.speechLostToCap.milliseconds
+            }
+            for session in o.dictationSessions {
+                c.micOnSeconds += session.micOn.milliseconds / 1000
+                c.dictatedSeconds += session.dictated.milliseconds / 1000
+                c.suspensions += session.suspensions
+            }
         }
         counts = c
     }
@@ -97,7 +116,7 @@ public struct BatchSummary: Sendable, Equatable {
     /// The table `keysim run` prints.
     public func table() -> String {
         var table = TextTable(headers: ["latency (ms)", "count", "p50", "p95", "p99", "max", "budget", "over", "allowed"])
-        for row in latencies {
+        for row in latencies where row.summary.count > 0 || row.budget != nil {
             let s = row.summary
             let decimals = s.p50 >= 100 ? 0 : 2
             table.add([row.metric.rawValue, "\(s.count)", TextTable.fixed(s.p50, decimals), TextTable.fixed(s.p95, decimals),
@@ -116,6 +135,10 @@ public struct BatchSummary: Sendable, Equatable {
         requests     \(c.requests) (\(per100(c.requests)) per 100 words, \(per100(c.charactersSent)) characters per 100 words), \(c.timeouts) timeouts, \(c.retries) retries, \(c.requestsFailed) failed, \(c.staleAnswers) stale answers
         fixes        \(c.fixesApplied) applied, \(c.fixesDropped) dropped, \(c.corruptingFixes) corrupting
 
-        """
+        """ + (c.dictations == 0 ? "" : """
+        dictation    \(c.dictations) dictations, \(c.coldStarts) cold starts, \(c.clippedStarts) clipped first words (\(TextTable.fixed(c.clippedMs, 0)) ms lost), \(TextTable.fixed(c.speechLostMs / 1000, 1)) s lost to the cap
+        microphone   on \(TextTable.fixed(c.micOnSeconds, 1)) s for \(TextTable.fixed(c.dictatedSeconds, 1)) s dictated (\(c.dictatedSeconds > 0 ? TextTable.fixed(c.micOnSeconds / c.dictatedSeconds, 1) : "-") s per dictated second), \(c.suspensions) suspensions
+
+        """)
     }
 }

@@ -24,6 +24,10 @@ public enum MetricSamples {
             return observations.underlines.compactMap { u in u.timeToConfirmation.map { LatencySample(item: u.id, latency: $0) } }
         case .requestRoundTrip:
             return observations.requests.filter { $0.outcome == .answered }.map { LatencySample(item: $0.id, latency: $0.roundTrip) }
+        case .dictationTapToRecording:
+            return observations.dictations.map { LatencySample(item: $0.id, latency: $0.tapToRecording) }
+        case .dictationStopToText:
+            return observations.dictations.map { LatencySample(item: $0.id, latency: $0.stopToText) }
         }
     }
 
@@ -51,6 +55,15 @@ public enum MetricSamples {
             guard let r = observations.requests.first(where: { $0.id == item }) else { return "" }
             if r.attempts > 1 { return "\(r.attempts) attempts (\(r.timeouts) timed out, \(r.offlineFailures) offline)" }
             return "network \(ms(r.networkRoundTrip)) + cloud \(ms(r.service))"
+        case .dictationTapToRecording:
+            guard let d = observations.dictations.first(where: { $0.id == item }) else { return "" }
+            return d.coldStart ? "cold start: the app had to open (\(d.coldStartCost.map(ms) ?? "?"))" : "doorbell and shared file"
+        case .dictationStopToText:
+            guard let d = observations.dictations.first(where: { $0.id == item }) else { return "" }
+            var parts = ["transcription \(ms(d.transcriptionEnd - d.transcriptionStart)) on the \(d.engine.rawValue)"]
+            if d.engineWait > .zero { parts.append("waited \(ms(d.engineWait)) for the speech model") }
+            if d.modelLoadWait > .zero { parts.append("model still loading \(ms(d.modelLoadWait))") }
+            return parts.joined(separator: ", ")
         }
     }
 

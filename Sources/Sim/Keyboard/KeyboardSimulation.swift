@@ -15,6 +15,7 @@ public struct KeyboardSimulation {
         case attemptTimedOut(attempt: Int)
         case retry(request: Int)
         case acceptChip(chip: Int)
+        case dictation(DictationEvent)
     }
 
     /// What a task is doing, so its completion can be handled.
@@ -110,6 +111,8 @@ public struct KeyboardSimulation {
     private var nextAttemptID = 0
     private var lastRequestedVersion = 0
     private var counters = ReplicationSummary.Counters()
+    private var dictation: DictationModel
+    private var dictationTimers = DictationTimers()
 
     /// Creates a replication of one trace. Its random streams derive from (seed, replication,
     /// stream name), the name prefixed by the trace index, so every (replication, trace) pair
@@ -144,6 +147,7 @@ public struct KeyboardSimulation {
         acceptance = stream("user.acceptance")
         channel = NetworkChannel(config: config.network, switches: stream("network.state"))
         debouncer = Debouncer(config.debounce)
+        dictation = DictationModel(config: config.dictation, seed: seed, replication: replication, streamPrefix: "trace\(trace)/")
         if let intended = header?.intendedText {
             intendedWords = intended.split(whereSeparator: \.isWhitespace).map { TextBuffer.word(in: $0, tokenStart: 0).text }
         }
@@ -159,11 +163,16 @@ public struct KeyboardSimulation {
             switch event {
             case .trace(let traceEvent):
                 // Only the next trace event is ever pending: memory stays flat for any length.
-                if let following = try source.next() {
+                let following = try source.next()
+                if let following {
                     precondition(following.time >= traceEvent.time, "trace sources deliver events in time order")
                     engine.schedule(.trace(following), at: following.time)
                 }
-                handle(traceEvent, into: &sink)
+                try handle(traceEvent, into: &sink)
+                if following == nil {
+                    // The trace is over: a dictation session closes now rather than at its idle timeout.
+                    apply(dictation.finish(at: engine.now), into: &sink)
+                }
             case .taskDone(let thread, let wake):
                 finishTask(on: thread, wake, into: &sink)
             case .debounceFired(let trigger):
@@ -176,10 +185,13 @@ public struct KeyboardSimulation {
                 startAttempt(for: request)
             case .acceptChip(let chip):
                 acceptChip(chip, into: &sink)
+            case .dictation(let dictationEvent):
+                apply(dictation.handle(dictationEvent, at: engine.now), into: &sink)
             }
         }
         for id in chips.keys.sorted() { closeChip(id, outcome: .open, into: &sink) }
-        precondition(threads.allSatisfy(\.isIdle) && contexts.isEmpty && requests.isEmpty, "work left behind at the end of the replication")
+        precondition(threads.allSatisfy(\.isIdle) && contexts.isEmpty && requests.isEmpty && dictation.isIdle,
+                     "work left behind at the end of the replication")
         return ReplicationSummary(endTime: engine.now, eventsProcessed: engine.eventsProcessed, edits: editCount,
                                   requests: nextRequestID, words: text.wordCount, characters: text.count,
                                   threadBusy: threads.map { ($0.config.name, $0.busyTime) }.map { ThreadBusy(name: $0.0, busy: $0.1) },
@@ -188,7 +200,7 @@ public struct KeyboardSimulation {
 
     // MARK: - Trace events
 
-    private mutating func handle<Sink: ObservationSink>(_ event: TraceEvent, into sink: inout Sink) {
+    private mutating func handle<Sink: ObservationSink>(_ event: TraceEvent, into sink: inout Sink) throws {
         switch event.kind {
         case .key, .backspace, .paste, .suggestionPicked:
             let thread = threadOf[Int(KeyboardWork.key.code)]
@@ -201,7 +213,13 @@ public struct KeyboardSimulation {
         case .chipAccepted(let wordIndex):
             let target = wordIndex.flatMap { chipByOrdinal[$0] } ?? chips.values.filter(\.open).map(\.id).max()
             if let target { acceptChip(target, into: &sink) } else { counters.acceptancesWithoutChip += 1 }
-        case .cursorMove, .keyboardShown, .keyboardHidden, .languageSwitch, .dictationStart, .dictationStop:
+        case .dictationStart(.inline(let onset, let length, let transcript)):
+            apply(dictation.tapStart(at: engine.now, speech: (onset, length, transcript)), into: &sink)
+        case .dictationStart(.wavFile(let path, _)):
+            preconditionFailure("WAV audio (\(path)) must be resolved to speech timing before replay")
+        case .dictationStop:
+            apply(try dictation.tapStop(at: engine.now), into: &sink)
+        case .cursorMove, .keyboardShown, .keyboardHidden, .languageSwitch:
             // The typing model edits at the end of the text; these do not change its timing.
             break
         }
@@ -211,6 +229,26 @@ public struct KeyboardSimulation {
         let executor = threads[thread]
         return QueueSnapshot(running: executor.firstRunningKind ?? 0, queuedAhead: executor.readyCount,
                              queuedKinds: executor.readyCount == 0 ? 0 : executor.queuedKindsMask)
+    }
+
+    // MARK: - Dictation
+
+    /// Carries out the dictation model's actions: timers and events on this engine, text
+    /// into the document (an edit like any other), records to the sink.
+    private mutating func apply<Sink: ObservationSink>(_ actions: [DictationAction], into sink: inout Sink) {
+        let outputs = DictationModel.perform(actions, in: &engine, timers: &dictationTimers, wrap: Event.dictation)
+        for output in outputs {
+            switch output {
+            case .insertText(let text, _):
+                guard let text, !text.isEmpty else { continue }
+                self.text.insert(text)
+                debounceEdit()
+            case .record(let observation):
+                sink.record(.dictation(observation))
+            default:
+                break
+            }
+        }
     }
 
     // MARK: - Tasks

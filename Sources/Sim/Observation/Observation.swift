@@ -16,6 +16,8 @@ public enum Observation: Sendable, Equatable {
     case fix(FixObservation)
     /// A task run (or cancelled) by an executor.
     case task(TaskObservation)
+    /// A dictation or a dictation session.
+    case dictation(DictationObservation)
 }
 
 /// Receives observations as they happen.
@@ -38,6 +40,10 @@ public struct ObservationBuffer: ObservationSink, Sendable {
     public var fixes: [FixObservation] = []
     /// Tasks in completion order.
     public var tasks: [TaskObservation] = []
+    /// Dictations, in the order their text was inserted.
+    public var dictations: [DictationRecord] = []
+    /// Dictation sessions, in the order they ended.
+    public var dictationSessions: [DictationSessionRecord] = []
     /// Whether to keep task records (they are the bulk of a timeline).
     public var keepsTasks: Bool
 
@@ -53,6 +59,8 @@ public struct ObservationBuffer: ObservationSink, Sendable {
         case .request(let request): requests.append(request)
         case .fix(let fix): fixes.append(fix)
         case .task(let task): if keepsTasks { tasks.append(task) }
+        case .dictation(.dictation(let record)): dictations.append(record)
+        case .dictation(.session(let record)): dictationSessions.append(record)
         }
     }
 }
