@@ -15,6 +15,9 @@ extension EventQueue {
             precondition(Int(storage.positions[Int(slot)]) == index,
                          "slot \(slot) thinks it is at \(storage.positions[Int(slot)]), not \(index)")
         }
+        for index in heapCount..<(heapCount + EventQueueStorage<Payload>.keysPadding) {
+            precondition(storage.keys[index] == .max, "no sentinel key at \(index), after the last entry")
+        }
         var free = 0
         var next = freeSlotHead
         while next >= 0 {

@@ -78,7 +78,7 @@ public struct EventQueue<Payload> {
         let key = Self.key(time: time, sequence: nextSequence)
         nextSequence &+= 1
         Self.siftUp(storage, from: heapCount, key: key, slot: slot)
-        heapCount += 1
+        heapCount &+= 1
         checkInvariantsIfEnabled()
         return TimerHandle(slot: slot, generation: storage.generations[Int(slot)])
     }
@@ -92,11 +92,9 @@ public struct EventQueue<Payload> {
         let storage = self.storage
         let rootKey = storage.keys[0]
         let payload = releaseSlot(storage.heapSlots[0])
-        heapCount -= 1
-        if heapCount > 0 {
-            Self.refill(storage, count: heapCount, hole: 0,
-                        key: storage.keys[heapCount], slot: storage.heapSlots[heapCount])
-        }
+        heapCount &-= 1
+        let (lastKey, lastSlot) = Self.removeLast(storage, count: heapCount)
+        if heapCount > 0 { Self.refill(storage, count: heapCount, hole: 0, key: lastKey, slot: lastSlot) }
         checkInvariantsIfEnabled()
         return (Self.time(ofKey: rootKey), payload)
     }
@@ -125,11 +123,9 @@ public struct EventQueue<Payload> {
         let storage = self.storage
         let index = Int(storage.positions[Int(handle.slot)])
         _ = releaseSlot(handle.slot)
-        heapCount -= 1
-        if index < heapCount {
-            Self.refill(storage, count: heapCount, hole: index,
-                        key: storage.keys[heapCount], slot: storage.heapSlots[heapCount])
-        }
+        heapCount &-= 1
+        let (lastKey, lastSlot) = Self.removeLast(storage, count: heapCount)
+        if index < heapCount { Self.refill(storage, count: heapCount, hole: index, key: lastKey, slot: lastSlot) }
         checkInvariantsIfEnabled()
         return true
     }
@@ -172,10 +168,10 @@ extension EventQueue {
     /// A free slot's position: the next free slot `next` (−1 for none) as a negative number,
     /// so that "position ≥ 0" alone says a slot is live.
     @inlinable @inline(__always)
-    static func encodeFree(next: Int32) -> Int32 { -2 - next }
+    static func encodeFree(next: Int32) -> Int32 { -2 &- next }
 
     @inlinable @inline(__always)
-    static func decodeFree(_ position: Int32) -> Int32 { -2 - position }
+    static func decodeFree(_ position: Int32) -> Int32 { -2 &- position }
 
     /// Gives this queue its own storage if it shares it with a copy: the one uniqueness
     /// check of a mutating call.
@@ -224,8 +220,17 @@ extension EventQueue {
     /// Children per node.
     @usableFromInline static var arity: Int { 4 }
 
-    /// Puts (`key`, `slot`) at heap index `start` or above: moves earlier-ending parents down
-    /// until its parent precedes it.
+    /// Takes the entry at heap index `count` (the old last one) out of the heap and leaves a
+    /// sentinel key in its place.
+    @inlinable @inline(__always)
+    static func removeLast(_ storage: EventQueueStorage<Payload>, count: Int) -> (key: UInt128, slot: Int32) {
+        let last = (storage.keys[count], storage.heapSlots[count])
+        storage.keys[count] = .max
+        return last
+    }
+
+    /// Puts (`key`, `slot`) at heap index `start` or above: moves later parents down until
+    /// its parent precedes it.
     @inlinable @inline(__always)
     static func siftUp(_ storage: EventQueueStorage<Payload>, from start: Int, key: UInt128, slot: Int32) {
         let keys = storage.keys
@@ -233,7 +238,7 @@ extension EventQueue {
         let positions = storage.positions
         var index = start
         while index > 0 {
-            let parent = (index - 1) >> 2
+            let parent = (index &- 1) >> 2
             let parentKey = keys[parent]
             guard key < parentKey else { break }
             let parentSlot = heapSlots[parent]
@@ -251,38 +256,31 @@ extension EventQueue {
     /// down to a leaf along the earliest child, then sifts the entry up from there. Correct
     /// for any entry, also one that belongs above the hole (a cancelled event's replacement,
     /// a re-armed timer).
+    ///
+    /// Every node with a child is read as if it had four: the keys after the last entry are
+    /// sentinels (`UInt128.max`) that never win, so there is no special case for the last
+    /// parent. (A real key can equal the sentinel only at time `Int64.max` after 2⁶⁴
+    /// insertions; even then it is earlier in the array and wins the tie.)
     @inlinable @inline(__always)
     static func refill(_ storage: EventQueueStorage<Payload>, count: Int, hole start: Int, key: UInt128, slot: Int32) {
         let keys = storage.keys
         let heapSlots = storage.heapSlots
         let positions = storage.positions
         var hole = start
-        // Nodes below `fullParentEnd` have all four children.
-        let fullParentEnd = (count - 1) >> 2
-        while hole < fullParentEnd {
+        while true {
+            let first = 4 &* hole &+ 1
+            guard first < count else { break }
             // The earliest of four children, as a tournament without branches: keys are
             // unique (the sequence breaks ties), so `<` decides every match.
-            let first = 4 * hole + 1
-            let key0 = keys[first], key1 = keys[first + 1]
-            let key2 = keys[first + 2], key3 = keys[first + 3]
-            let left = key1 < key0 ? first + 1 : first
+            let key0 = keys[first], key1 = keys[first &+ 1]
+            let key2 = keys[first &+ 2], key3 = keys[first &+ 3]
+            let left = key1 < key0 ? first &+ 1 : first
             let leftKey = key1 < key0 ? key1 : key0
-            let right = key3 < key2 ? first + 3 : first + 2
+            let right = key3 < key2 ? first &+ 3 : first &+ 2
             let rightKey = key3 < key2 ? key3 : key2
             let best = rightKey < leftKey ? right : left
             let childSlot = heapSlots[best]
             keys[hole] = rightKey < leftKey ? rightKey : leftKey
-            heapSlots[hole] = childSlot
-            positions[Int(childSlot)] = Int32(truncatingIfNeeded: hole)
-            hole = best
-        }
-        let first = 4 * hole + 1
-        if first < count {
-            // The one node with one to three children.
-            var best = first
-            for candidate in (first + 1)..<count where keys[candidate] < keys[best] { best = candidate }
-            let childSlot = heapSlots[best]
-            keys[hole] = keys[best]
             heapSlots[hole] = childSlot
             positions[Int(childSlot)] = Int32(truncatingIfNeeded: hole)
             hole = best

@@ -9,10 +9,12 @@
 /// that do change (`count`, the free-list head, the sequence) live in the `EventQueue`
 /// value itself.
 ///
-/// What is initialised: `positions` and `generations` over the whole capacity; `keys` and
-/// `heapSlots` over the queue's count (tracked by the queue); `payloads` exactly at the live
-/// slots, which are the slots whose position is non-negative. A free slot's position
-/// encodes the next free slot (see `EventQueue.encodeFree`), so it is always negative.
+/// What is initialised: `positions` and `generations` over the whole capacity; `keys` over
+/// the capacity plus `keysPadding`, with `UInt128.max` beyond the queue's count (sentinels,
+/// see `EventQueue.refill`); `heapSlots` over the queue's count (tracked by the queue);
+/// `payloads` exactly at the live slots, which are the slots whose position is non-negative.
+/// A free slot's position encodes the next free slot (see `EventQueue.encodeFree`), so it
+/// is always negative.
 @usableFromInline
 final class EventQueueStorage<Payload> {
     /// Slots (and heap entries) the buffers hold.
@@ -33,9 +35,11 @@ final class EventQueueStorage<Payload> {
 
     /// Keys skipped at the start of `keysAllocation` to line the child groups up.
     static var keysOffset: Int { 3 }
+    /// Sentinel keys after the last slot: the last parent's four children can always be read.
+    @usableFromInline static var keysPadding: Int { 3 }
 
     /// Allocates buffers for `capacity` slots, all free and unlinked (position −1), with
-    /// generation 0.
+    /// generation 0, and an empty heap (every key a sentinel).
     /// - Complexity: O(capacity)
     @usableFromInline
     init(capacity: Int) {
@@ -43,8 +47,11 @@ final class EventQueueStorage<Payload> {
         self.capacity = capacity
         let keyStride = MemoryLayout<UInt128>.stride
         keysAllocation = UnsafeMutableRawPointer.allocate(
-            byteCount: (capacity + Self.keysOffset) * keyStride, alignment: max(64, MemoryLayout<UInt128>.alignment))
-        keys = (keysAllocation + Self.keysOffset * keyStride).bindMemory(to: UInt128.self, capacity: capacity)
+            byteCount: (Self.keysOffset + capacity + Self.keysPadding) * keyStride,
+            alignment: max(64, MemoryLayout<UInt128>.alignment))
+        keys = (keysAllocation + Self.keysOffset * keyStride)
+            .bindMemory(to: UInt128.self, capacity: capacity + Self.keysPadding)
+        keys.initialize(repeating: .max, count: capacity + Self.keysPadding)
         heapSlots = .allocate(capacity: capacity)
         positions = .allocate(capacity: capacity)
         positions.initialize(repeating: -1, count: capacity)
@@ -59,6 +66,7 @@ final class EventQueueStorage<Payload> {
                 (payloads + slot).deinitialize(count: 1)
             }
         }
+        keys.deinitialize(count: capacity + Self.keysPadding)
         keysAllocation.deallocate()
         heapSlots.deallocate()
         positions.deinitialize(count: capacity)
@@ -76,7 +84,7 @@ final class EventQueueStorage<Payload> {
     func copy(count: Int, capacity newCapacity: Int) -> EventQueueStorage {
         precondition(count <= capacity && capacity <= newCapacity)
         let copy = EventQueueStorage(capacity: newCapacity)
-        copy.keys.initialize(from: keys, count: count)
+        copy.keys.update(from: keys, count: count)
         copy.heapSlots.initialize(from: heapSlots, count: count)
         copy.positions.update(from: positions, count: capacity)
         copy.generations.update(from: generations, count: capacity)
