@@ -5,17 +5,22 @@ extension EventQueue {
         let capacity = storage.capacity
         precondition(heapCount >= 0 && heapCount <= capacity, "\(heapCount) entries in a capacity of \(capacity)")
         precondition(capacity <= capacityMax, "capacity \(capacity) is over the limit \(capacityMax)")
-        for index in 0..<heapCount {
+        precondition(!rootIsHole || heapCount > 0, "an empty queue with an empty root")
+        precondition(heapEnd <= capacity, "\(heapEnd) heap indices in use in a capacity of \(capacity)")
+        // Under an empty root the events start at index 1, and the root's children are
+        // ordered only below themselves.
+        let start = rootIsHole ? 1 : 0
+        for index in start..<heapEnd {
             let slot = storage.heapSlots[index]
-            if index > 0 {
-                let parent = (index - 1) / Self.arity
+            let parent = (index - 1) / Self.arity
+            if index > 0 && parent >= start {
                 precondition(storage.keys[parent] < storage.keys[index], "heap order broken at \(index)")
             }
             precondition(slot >= 0 && Int(slot) < capacity, "heap entry \(index) names slot \(slot), out of range")
             precondition(Int(storage.positions[Int(slot)]) == index,
                          "slot \(slot) thinks it is at \(storage.positions[Int(slot)]), not \(index)")
         }
-        for index in heapCount..<(heapCount + EventQueueStorage<Payload>.keysPadding) {
+        for index in heapEnd..<(heapEnd + EventQueueStorage<Payload>.keysPadding) {
             precondition(storage.keys[index] == .max, "no sentinel key at \(index), after the last entry")
         }
         var free = 0
@@ -39,7 +44,8 @@ extension EventQueue {
         if heapCount <= 256 {
             checkInvariants()
         } else {
-            precondition(Int(storage.positions[Int(storage.heapSlots[0])]) == 0, "root slot out of place")
+            let root = rootIsHole ? 1 : 0
+            precondition(Int(storage.positions[Int(storage.heapSlots[root])]) == root, "root slot out of place")
         }
         #endif
     }

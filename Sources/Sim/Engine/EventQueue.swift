@@ -22,9 +22,12 @@ public struct TimerHandle: Hashable, Sendable {
 /// until either is mutated, which then copies it first (copy-on-write).
 ///
 /// Why it is shaped like this (measured with `make bench`, the hold model at 1,000 pending
-/// events): a pop walks the hole left by the root down to a leaf along the earliest child
-/// and then sifts the heap's last entry up from there (Floyd's trick: it nearly always
-/// belongs near the bottom). Each level picks the earliest of four children without a
+/// events): a pop leaves the root empty, because what an event handler most often does
+/// next is schedule another event, and that fills the hole in one pass. Filling the hole
+/// — then, or before any other mutation — walks it down to a leaf along the earliest child
+/// and sifts the new entry (or else the heap's last one) up from there (Floyd's trick: it
+/// nearly always belongs near the bottom). So a pop followed by a schedule costs one walk
+/// down instead of a walk down and two sifts up. Each level picks the earliest of four children without a
 /// branch — the comparison is a coin flip a branch predictor cannot learn — as a two-round
 /// tournament, so that only two comparisons lie on the path to the next level; four
 /// children halve the depth of a binary heap. Time and sequence form one 128-bit key, so
@@ -34,8 +37,11 @@ public struct TimerHandle: Hashable, Sendable {
 /// instead of paying an array's uniqueness and bounds checks on every access.
 public struct EventQueue<Payload> {
     @usableFromInline var storage: EventQueueStorage<Payload>
-    /// Heap entries, which is also the number of live slots.
+    /// Pending events, which is also the number of live slots.
     @usableFromInline var heapCount: Int = 0
+    /// Whether heap index 0 is empty after a pop, with the events at 1 … `heapCount`. Never
+    /// true while the queue is empty.
+    @usableFromInline var rootIsHole = false
     /// The first free slot, or −1 when every slot is live (the next schedule grows).
     @usableFromInline var freeSlotHead: Int32 = -1
     @usableFromInline var nextSequence: UInt64 = 0
@@ -62,7 +68,14 @@ public struct EventQueue<Payload> {
 
     /// The time of the earliest pending event, if any.
     /// - Complexity: O(1)
-    @inlinable public var earliestTime: Int64? { heapCount > 0 ? Self.time(ofKey: storage.keys[0]) : nil }
+    @inlinable public var earliestTime: Int64? {
+        guard heapCount > 0 else { return nil }
+        let keys = storage.keys
+        // Under an empty root the earliest event is the earliest of its children; the keys
+        // after the last entry are sentinels, so reading all four is safe.
+        let earliest = rootIsHole ? min(min(keys[1], keys[2]), min(keys[3], keys[4])) : keys[0]
+        return Self.time(ofKey: earliest)
+    }
 
     /// Schedules `payload` at `time` and returns a handle for cancelling or re-arming it.
     /// - Complexity: O(log n), amortised: the slot table doubles when full.
@@ -77,24 +90,34 @@ public struct EventQueue<Payload> {
         (storage.payloads + Int(slot)).initialize(to: payload)
         let key = Self.key(time: time, sequence: nextSequence)
         nextSequence &+= 1
-        Self.siftUp(storage, from: heapCount, key: key, slot: slot)
+        if rootIsHole {
+            Self.refill(storage, count: heapCount &+ 1, hole: 0, key: key, slot: slot)
+            rootIsHole = false
+        } else {
+            Self.siftUp(storage, from: heapCount, key: key, slot: slot)
+        }
         heapCount &+= 1
         checkInvariantsIfEnabled()
         return TimerHandle(slot: slot, generation: storage.generations[Int(slot)])
     }
 
     /// Removes and returns the earliest event, or `nil` when none is pending.
-    /// - Complexity: O(log n)
+    /// - Complexity: O(log n); O(1) when the last mutation was not a pop, and then the next
+    ///   mutation pays the O(log n).
     @inlinable
     public mutating func popEarliest() -> (time: Int64, payload: Payload)? {
         guard heapCount > 0 else { return nil }
         makeUnique()
+        if rootIsHole { fillRootHole() }
         let storage = self.storage
         let rootKey = storage.keys[0]
         let payload = releaseSlot(storage.heapSlots[0])
         heapCount &-= 1
-        let (lastKey, lastSlot) = Self.removeLast(storage, count: heapCount)
-        if heapCount > 0 { Self.refill(storage, count: heapCount, hole: 0, key: lastKey, slot: lastSlot) }
+        if heapCount > 0 {
+            rootIsHole = true
+        } else {
+            storage.keys[0] = .max
+        }
         checkInvariantsIfEnabled()
         return (Self.time(ofKey: rootKey), payload)
     }
@@ -120,6 +143,7 @@ public struct EventQueue<Payload> {
     public mutating func cancel(_ handle: TimerHandle) -> Bool {
         guard isPending(handle) else { return false }
         makeUnique()
+        if rootIsHole { fillRootHole() }
         let storage = self.storage
         let index = Int(storage.positions[Int(handle.slot)])
         _ = releaseSlot(handle.slot)
@@ -139,6 +163,7 @@ public struct EventQueue<Payload> {
     public mutating func reschedule(_ handle: TimerHandle, to time: Int64, payload: Payload? = nil) -> Bool {
         guard isPending(handle) else { return false }
         makeUnique()
+        if rootIsHole { fillRootHole() }
         let storage = self.storage
         let slot = Int(handle.slot)
         if let payload { storage.payloads[slot] = payload }
@@ -173,13 +198,25 @@ extension EventQueue {
     @inlinable @inline(__always)
     static func decodeFree(_ position: Int32) -> Int32 { -2 &- position }
 
+    /// Heap indices in use: the events, plus the empty root after a pop.
+    @inlinable var heapEnd: Int { rootIsHole ? heapCount &+ 1 : heapCount }
+
     /// Gives this queue its own storage if it shares it with a copy: the one uniqueness
     /// check of a mutating call.
     @inlinable @inline(__always)
     mutating func makeUnique() {
         if _slowPath(!isKnownUniquelyReferenced(&storage)) {
-            storage = storage.copy(count: heapCount, capacity: storage.capacity)
+            storage = storage.copy(count: heapEnd, capacity: storage.capacity)
         }
+    }
+
+    /// Fills the empty root that a pop left with the heap's last entry, so that the heap is
+    /// whole again before a mutation other than a schedule.
+    @inlinable
+    mutating func fillRootHole() {
+        let (lastKey, lastSlot) = Self.removeLast(storage, count: heapCount)
+        Self.refill(storage, count: heapCount, hole: 0, key: lastKey, slot: lastSlot)
+        rootIsHole = false
     }
 
     /// Doubles the slot table (up to `capacityMax`) and puts the new slots on the free list.
@@ -187,7 +224,7 @@ extension EventQueue {
     /// - Complexity: O(n)
     @usableFromInline
     mutating func grow() {
-        precondition(freeSlotHead < 0 && heapCount == storage.capacity && heapCount < capacityMax)
+        precondition(freeSlotHead < 0 && !rootIsHole && heapCount == storage.capacity && heapCount < capacityMax)
         let oldCapacity = storage.capacity
         let newCapacity = min(max(16, 2 * oldCapacity), capacityMax)
         storage = storage.copy(count: heapCount, capacity: newCapacity)
