@@ -303,24 +303,32 @@ extension EventQueue {
         let keys = storage.keys
         let heapSlots = storage.heapSlots
         let positions = storage.positions
+        // The walk is a chain of dependent loads, so it tracks byte offsets rather than
+        // indices: the next group's offset is then one multiply-add of the winner's.
+        let keyBytes = MemoryLayout<UInt128>.stride
+        let keyBase = UnsafeRawPointer(keys)
+        let endBytes = count &* keyBytes
         var hole = start
-        while true {
-            let first = 4 &* hole &+ 1
-            guard first < count else { break }
+        var firstBytes = (4 &* hole &+ 1) &* keyBytes
+        while firstBytes < endBytes {
             // The earliest of four children, as a tournament without branches: keys are
             // unique (the sequence breaks ties), so `<` decides every match.
-            let key0 = keys[first], key1 = keys[first &+ 1]
-            let key2 = keys[first &+ 2], key3 = keys[first &+ 3]
-            let left = key1 < key0 ? first &+ 1 : first
+            let key0 = keyBase.load(fromByteOffset: firstBytes, as: UInt128.self)
+            let key1 = keyBase.load(fromByteOffset: firstBytes &+ keyBytes, as: UInt128.self)
+            let key2 = keyBase.load(fromByteOffset: firstBytes &+ 2 &* keyBytes, as: UInt128.self)
+            let key3 = keyBase.load(fromByteOffset: firstBytes &+ 3 &* keyBytes, as: UInt128.self)
+            let left = key1 < key0 ? firstBytes &+ keyBytes : firstBytes
             let leftKey = key1 < key0 ? key1 : key0
-            let right = key3 < key2 ? first &+ 3 : first &+ 2
+            let right = key3 < key2 ? firstBytes &+ 3 &* keyBytes : firstBytes &+ 2 &* keyBytes
             let rightKey = key3 < key2 ? key3 : key2
-            let best = rightKey < leftKey ? right : left
+            let bestBytes = rightKey < leftKey ? right : left
+            let best = Int(bitPattern: UInt(bitPattern: bestBytes) / UInt(keyBytes))  // a shift, not a signed division
             let childSlot = heapSlots[best]
             keys[hole] = rightKey < leftKey ? rightKey : leftKey
             heapSlots[hole] = childSlot
             positions[Int(childSlot)] = Int32(truncatingIfNeeded: hole)
             hole = best
+            firstBytes = 4 &* bestBytes &+ keyBytes
         }
         siftUp(storage, from: hole, key: key, slot: slot)
     }
