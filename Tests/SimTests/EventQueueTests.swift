@@ -270,4 +270,66 @@ final class EventQueueTests: XCTestCase {
             queue.checkInvariants()
         }
     }
+
+    /// Every operation, with the read-only accessors checked after each one and copies taken
+    /// at random moments (also right after a pop, while the root is empty), against a model.
+    func testRandomOperationsWithPeeksAndCopiesMatchAReferenceModel() {
+        typealias Model = [(time: Int64, seq: Int, id: Int)]
+        func sorted(_ model: Model) -> Model { model.sorted { ($0.time, $0.seq) < ($1.time, $1.seq) } }
+        for seed in UInt64(100)...130 {
+            var rng = TestRNG(state: seed)
+            var queue = EventQueue<Int>()
+            var model: Model = []
+            var handles: [Int: TimerHandle] = [:]
+            var seq = 0
+            var snapshots: [(queue: EventQueue<Int>, order: [Int])] = []
+            for step in 0..<800 {
+                switch rng.below(12) {
+                case 0...4:
+                    let time = Int64(rng.below(300)) - 100
+                    handles[seq] = queue.schedule(seq, at: time)
+                    model.append((time, seq, seq))
+                case 5, 6:
+                    guard !model.isEmpty else { continue }
+                    let victim = model[rng.below(model.count)].id
+                    XCTAssertTrue(queue.cancel(handles[victim]!), "seed \(seed) step \(step)")
+                    model.removeAll { $0.id == victim }
+                case 7:
+                    guard !model.isEmpty else { continue }
+                    let index = rng.below(model.count)
+                    let time = Int64(rng.below(300)) - 100
+                    XCTAssertTrue(queue.reschedule(handles[model[index].id]!, to: time), "seed \(seed) step \(step)")
+                    model[index].time = time
+                    model[index].seq = seq
+                default:
+                    let expected = sorted(model).first
+                    let popped = queue.popEarliest()
+                    XCTAssertEqual(popped?.payload, expected?.id, "seed \(seed) step \(step)")
+                    XCTAssertEqual(popped?.time, expected?.time, "seed \(seed) step \(step)")
+                    if let expected { model.removeAll { $0.id == expected.id } }
+                }
+                seq += 1
+                XCTAssertEqual(queue.count, model.count, "seed \(seed) step \(step)")
+                XCTAssertEqual(queue.isEmpty, model.isEmpty, "seed \(seed) step \(step)")
+                XCTAssertEqual(queue.earliestTime, sorted(model).first?.time, "seed \(seed) step \(step)")
+                if !model.isEmpty {
+                    let entry = model[rng.below(model.count)]
+                    XCTAssertTrue(queue.isPending(handles[entry.id]!), "seed \(seed) step \(step)")
+                    XCTAssertEqual(queue.time(of: handles[entry.id]!), entry.time, "seed \(seed) step \(step)")
+                }
+                if rng.below(40) == 0 { snapshots.append((queue, sorted(model).map(\.id))) }
+            }
+            queue.checkInvariants()
+            for (index, snapshot) in snapshots.enumerated() {
+                var copy = snapshot.queue
+                copy.checkInvariants()
+                var order: [Int] = []
+                while let (_, payload) = copy.popEarliest() { order.append(payload) }
+                XCTAssertEqual(order, snapshot.order, "seed \(seed) snapshot \(index)")
+            }
+            var order: [Int] = []
+            while let (_, payload) = queue.popEarliest() { order.append(payload) }
+            XCTAssertEqual(order, sorted(model).map(\.id), "seed \(seed)")
+        }
+    }
 }

@@ -22,19 +22,24 @@ public struct TimerHandle: Hashable, Sendable {
 /// until either is mutated, which then copies it first (copy-on-write).
 ///
 /// Why it is shaped like this (measured with `make bench`, the hold model at 1,000 pending
-/// events): a pop leaves the root empty, because what an event handler most often does
-/// next is schedule another event, and that fills the hole in one pass. Filling the hole
-/// — then, or before any other mutation — walks it down to a leaf along the earliest child
-/// and sifts the new entry (or else the heap's last one) up from there (Floyd's trick: it
-/// nearly always belongs near the bottom). So a pop followed by a schedule costs one walk
-/// down instead of a walk down and two sifts up. Each level picks the earliest of four children without a
-/// branch — the comparison is a coin flip a branch predictor cannot learn — as a two-round
-/// tournament, so that only two comparisons lie on the path to the next level; four
-/// children halve the depth of a binary heap. Time and sequence form one 128-bit key, so
-/// one unsigned comparison orders entries, and keys are stored apart from slots so that
-/// the four children's keys fill exactly one cache line. All buffers live in one
-/// `EventQueueStorage`: each operation checks uniqueness once and then uses raw pointers,
-/// instead of paying an array's uniqueness and bounds checks on every access.
+/// events):
+///
+/// - A pop leaves the root empty, because what an event handler most often does next is
+///   schedule another event, and that fills the hole in one pass. Filling the hole — then,
+///   or before any other mutation — walks it down to a leaf along the earliest child and
+///   sifts the new entry (or else the heap's last one) up from there (Floyd's trick: it
+///   nearly always belongs near the bottom). A pop and a schedule thus cost one walk down
+///   instead of a walk down and two sifts up.
+/// - Each level of the walk picks the earliest of four children without a branch (the
+///   comparison is a coin flip a branch predictor cannot learn), as a two-round tournament,
+///   so only two comparisons lie on the path to the next level; four children halve the
+///   depth of a binary heap.
+/// - Time and sequence form one 128-bit key, so one unsigned comparison orders entries.
+///   Keys are stored apart from slots, so the four children's keys fill exactly one cache
+///   line, and sentinel keys after the last entry let every parent be read as full.
+/// - All buffers live in one `EventQueueStorage`: each operation checks uniqueness once and
+///   then uses raw pointers, instead of paying an array's uniqueness and bounds checks on
+///   every access, and payloads are stored unwrapped (liveness is the slot's position).
 public struct EventQueue<Payload> {
     @usableFromInline var storage: EventQueueStorage<Payload>
     /// Pending events, which is also the number of live slots.
@@ -78,7 +83,8 @@ public struct EventQueue<Payload> {
     }
 
     /// Schedules `payload` at `time` and returns a handle for cancelling or re-arming it.
-    /// - Complexity: O(log n), amortised: the slot table doubles when full.
+    /// - Complexity: O(log n), amortised: the slot table doubles when full. After a pop it
+    ///   also fills the root the pop left empty, in the same walk.
     @inlinable @discardableResult
     public mutating func schedule(_ payload: Payload, at time: Int64) -> TimerHandle {
         precondition(heapCount < capacityMax, "event queue is over its limit of \(capacityMax) pending events")
