@@ -50,6 +50,9 @@ public final class ReportStore {
     /// The file.
     public let path: String
 
+    /// The page cache of a writing connection, in KiB.
+    static let writeCacheKiB = 131_072
+
     /// Opens (or creates) a report. Refuses files that are not SQLite, belong to another
     /// tool, or were written with another schema version — without changing them.
     public init(path: String, readOnly: Bool = false, busyTimeoutMs: Int = 5000) throws(ReportError) {
@@ -60,6 +63,10 @@ public final class ReportStore {
         do {
             database = try Database(path: path, readOnly: readOnly, busyTimeoutMs: busyTimeoutMs)
             try Self.checkOrCreate(database, readOnly: readOnly, path: path)
+            // A batch of a long trace is millions of rows in one transaction: a page cache
+            // large enough to hold it spares SQLite spilling pages to the WAL and reading
+            // them back before the commit.
+            if !readOnly { try database.execute("PRAGMA cache_size = -\(Self.writeCacheKiB)") }
         } catch let error as ReportError {
             throw error
         } catch let error as SQLiteError {
@@ -92,6 +99,7 @@ public final class ReportStore {
                 try db.setApplicationID(ReportSchema.applicationID)
                 try db.setUserVersion(ReportSchema.version)
                 try db.execute(ReportSchema.createSQL)
+                try db.execute(ReportSchema.createAnalysisSQL)
             }
             return
         }
@@ -123,7 +131,8 @@ public final class ReportStore {
         }
     }
 
-    private func insert(_ batch: BatchInfo, results: [RunResult]) throws -> [Int64] {
+    /// Inserts a batch and its runs inside the caller's transaction; returns the run ids.
+    func insert(_ batch: BatchInfo, results: [RunResult]) throws -> [Int64] {
         let scenario = batch.scenario
         let batchStatement = try database.prepare("""
             INSERT INTO batches (command, scenario_name, scenario_path, scenario_hash, traces_hash, policy, seed,

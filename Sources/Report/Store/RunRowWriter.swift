@@ -6,9 +6,9 @@ import Sim
 struct RunRowWriter {
     let database: Database
     let runStatement: Statement
-    let keyStatement: Statement
+    let keyRows: BulkInsert
     let requestStatement: Statement
-    let taskStatement: Statement
+    let taskRows: BulkInsert
     let violationStatement: Statement
 
     init(_ database: Database) throws {
@@ -19,18 +19,16 @@ struct RunRowWriter {
                               characters, main_busy_ns, wall_seconds)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
-        keyStatement = try database.prepare(
-            "INSERT INTO keys (run_id, key_index, edit, touch_ns, start_ns, inserted_ns, latency_ns) VALUES (?, ?, ?, ?, ?, ?, ?)")
+        keyRows = try BulkInsert(database, table: "keys",
+                                 columns: ["run_id", "key_index", "edit", "touch_ns", "start_ns", "inserted_ns", "latency_ns"])
         requestStatement = try database.prepare("""
             INSERT INTO requests (run_id, request_id, trigger, sent_ns, text_version, characters, network_ns, service_ns,
                                   answered_ns, round_trip_ns, outcome)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
-        taskStatement = try database.prepare("""
-            INSERT INTO tasks (run_id, seq, executor, task_id, kind, tag, release_ns, start_ns, finish_ns, deadline_ns,
-                               core, preemptions, cancelled)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
+        taskRows = try BulkInsert(database, table: "tasks",
+                                  columns: ["run_id", "seq", "executor", "task_id", "kind", "tag", "release_ns", "start_ns",
+                                            "finish_ns", "deadline_ns", "core", "preemptions", "cancelled"])
         violationStatement = try database.prepare(
             "INSERT INTO budget_violations (run_id, budget, item_index, latency_ns, budget_ns, cause) VALUES (?, ?, ?, ?, ?, ?)")
     }
@@ -50,14 +48,14 @@ struct RunRowWriter {
         ])
         let runID = database.lastInsertRowID
         for key in result.observations.keys {
-            try keyStatement.bind(runID, at: 1)
-            try keyStatement.bind(key.index, at: 2)
-            try keyStatement.bind(key.edit.rawValue, at: 3)
-            try keyStatement.bind(key.touch.nanoseconds, at: 4)
-            try keyStatement.bind(key.start.nanoseconds, at: 5)
-            try keyStatement.bind(key.inserted.nanoseconds, at: 6)
-            try keyStatement.bind(key.latency.nanoseconds, at: 7)
-            try stepAndReset(keyStatement)
+            keyRows.add(runID)
+            keyRows.add(key.index)
+            keyRows.add(key.edit.rawValue)
+            keyRows.add(key.touch.nanoseconds)
+            keyRows.add(key.start.nanoseconds)
+            keyRows.add(key.inserted.nanoseconds)
+            keyRows.add(key.latency.nanoseconds)
+            try keyRows.endRow()
             if key.latency > budget {
                 let cause = key.wait > .zero
                     ? "waited \(Self.ms(key.wait)) for the main thread"
@@ -76,27 +74,26 @@ struct RunRowWriter {
         }
         for (seq, task) in result.observations.tasks.enumerated() {
             let record = task.record
-            try taskStatement.bind(runID, at: 1)
-            try taskStatement.bind(seq, at: 2)
-            try taskStatement.bind(task.executor, at: 3)
-            try taskStatement.bind(Int64(record.task.id), at: 4)
-            try taskStatement.bind(KeyboardTaskKind(rawValue: record.task.kind)?.name ?? "kind-\(record.task.kind)", at: 5)
-            try taskStatement.bind(record.task.tag, at: 6)
-            try taskStatement.bind(record.release.nanoseconds, at: 7)
-            try taskStatement.bind(record.start.nanoseconds, at: 8)
-            try taskStatement.bind(record.finish.nanoseconds, at: 9)
-            if let deadline = record.deadline { try taskStatement.bind(deadline.nanoseconds, at: 10) } else { try taskStatement.bind(.null, at: 10) }
-            try taskStatement.bind(record.core, at: 11)
-            try taskStatement.bind(record.preemptions, at: 12)
-            try taskStatement.bind(record.cancelled, at: 13)
-            try stepAndReset(taskStatement)
+            taskRows.add(runID)
+            taskRows.add(seq)
+            taskRows.add(task.executor)
+            taskRows.add(Int64(record.task.id))
+            taskRows.add(KeyboardTaskKind(rawValue: record.task.kind)?.name ?? "kind-\(record.task.kind)")
+            taskRows.add(record.task.tag)
+            taskRows.add(record.release.nanoseconds)
+            taskRows.add(record.start.nanoseconds)
+            taskRows.add(record.finish.nanoseconds)
+            taskRows.add(record.deadline?.nanoseconds)
+            taskRows.add(record.core)
+            taskRows.add(record.preemptions)
+            taskRows.add(record.cancelled)
+            try taskRows.endRow()
         }
+        // The rest of this run's buffered rows, so that each run's rows are complete when
+        // `write` returns.
+        try keyRows.finish()
+        try taskRows.finish()
         return runID
-    }
-
-    private func stepAndReset(_ statement: Statement) throws {
-        _ = try statement.step()
-        statement.reset()
     }
 
     static func ms(_ d: SimDuration) -> String {
