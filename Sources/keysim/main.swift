@@ -8,6 +8,7 @@ let commands: [(spec: CommandSpec, run: (ParsedArguments) throws -> Int32)] = [
     (CompareCommand.spec, CompareCommand.run),
     (SweepCommand.spec, SweepCommand.run),
     (ReportCommand.spec, ReportCommand.run),
+    (MergeCommand.spec, MergeCommand.run),
 ]
 
 let toolHelp = """

@@ -61,7 +61,8 @@ public final class ReportStore {
             throw ReportError(file: path, message: "no such report file")
         }
         do {
-            database = try Database(path: path, readOnly: readOnly, busyTimeoutMs: busyTimeoutMs)
+            database = try readOnly ? Self.openForReading(path, busyTimeoutMs: busyTimeoutMs)
+                : Database(path: path, busyTimeoutMs: busyTimeoutMs)
             try Self.checkOrCreate(database, readOnly: readOnly, path: path)
             // A batch of a long trace is millions of rows in one transaction: a page cache
             // large enough to hold it spares SQLite spilling pages to the WAL and reading
@@ -74,6 +75,17 @@ public final class ReportStore {
         } catch {
             throw ReportError(file: path, message: "\(error)")
         }
+    }
+
+    /// A connection that cannot change the data: read-write but `query_only` where the file
+    /// allows it, so that closing it folds the WAL back into the file and removes the
+    /// `-wal` and `-shm` files, as a plain read-only connection cannot; read-only otherwise.
+    private static func openForReading(_ path: String, busyTimeoutMs: Int) throws(SQLiteError) -> Database {
+        if path != ":memory:", let database = try? Database(path: path, busyTimeoutMs: busyTimeoutMs, create: false) {
+            try database.execute("PRAGMA query_only = 1")
+            return database
+        }
+        return try Database(path: path, readOnly: true, busyTimeoutMs: busyTimeoutMs)
     }
 
     /// Maps a SQLite error to a message a user can act on.
