@@ -123,13 +123,15 @@ final class ReportFileTests: XCTestCase {
         for rowsPerStatement in [1, 3, 64] {
             let database = try Database(path: ":memory:")
             try database.execute("CREATE TABLE t(a INTEGER PRIMARY KEY, b TEXT, c REAL, d INTEGER)")
-            let insert = try BulkInsert(database, table: "t", columns: ["a", "b", "c", "d"], rowsPerStatement: rowsPerStatement)
+            var insert = try BulkInsert(database, table: "t", columns: ["a", "b", "c", "d"], rowsPerStatement: rowsPerStatement)
             for i in 0..<100 {
-                insert.add(i)
-                insert.add(i % 2 == 0 ? "even" : nil)
-                insert.add(Double(i) / 4)
-                insert.add(i % 3 == 0 ? Int64(i) : nil)
+                try insert.add(i)
+                try insert.add(i % 2 == 0 ? "even" : nil)
+                try insert.add(Double(i) / 4)
+                try insert.add(i % 3 == 0 ? Int64(i) : nil)
                 try insert.endRow()
+                // A partial group written mid-way: the inserter goes on after it.
+                if i == 40 { try insert.finish() }
             }
             try insert.finish()
             XCTAssertEqual(try database.query("SELECT COUNT(*), COUNT(b), SUM(c), COUNT(d) FROM t"), [[100, 50, .real(1237.5), 34]])

@@ -95,7 +95,6 @@ public enum ReportSchema {
     ) WITHOUT ROWID;
     CREATE INDEX IF NOT EXISTS runs_by_batch ON runs(batch_id, replication, trace_index);
     CREATE INDEX IF NOT EXISTS runs_by_policy ON runs(scenario_name, policy);
-    CREATE INDEX IF NOT EXISTS keys_by_latency ON keys(run_id, latency_ns);
 
     CREATE VIEW IF NOT EXISTS key_latency_per_run AS
     WITH ranked AS (

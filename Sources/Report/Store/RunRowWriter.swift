@@ -6,9 +6,9 @@ import Sim
 struct RunRowWriter {
     let database: Database
     let runStatement: Statement
-    let keyRows: BulkInsert
+    var keyRows: BulkInsert
     let requestStatement: Statement
-    let taskRows: BulkInsert
+    var taskRows: BulkInsert
     let violationStatement: Statement
 
     init(_ database: Database) throws {
@@ -48,13 +48,13 @@ struct RunRowWriter {
         ])
         let runID = database.lastInsertRowID
         for key in result.observations.keys {
-            keyRows.add(runID)
-            keyRows.add(key.index)
-            keyRows.add(key.edit.rawValue)
-            keyRows.add(key.touch.nanoseconds)
-            keyRows.add(key.start.nanoseconds)
-            keyRows.add(key.inserted.nanoseconds)
-            keyRows.add(key.latency.nanoseconds)
+            try keyRows.add(runID)
+            try keyRows.add(key.index)
+            try keyRows.add(key.edit.rawValue)
+            try keyRows.add(key.touch.nanoseconds)
+            try keyRows.add(key.start.nanoseconds)
+            try keyRows.add(key.inserted.nanoseconds)
+            try keyRows.add(key.latency.nanoseconds)
             try keyRows.endRow()
             if key.latency > budget {
                 let cause = key.wait > .zero
@@ -74,19 +74,19 @@ struct RunRowWriter {
         }
         for (seq, task) in result.observations.tasks.enumerated() {
             let record = task.record
-            taskRows.add(runID)
-            taskRows.add(seq)
-            taskRows.add(task.executor)
-            taskRows.add(Int64(record.task.id))
-            taskRows.add(KeyboardTaskKind(rawValue: record.task.kind)?.name ?? "kind-\(record.task.kind)")
-            taskRows.add(record.task.tag)
-            taskRows.add(record.release.nanoseconds)
-            taskRows.add(record.start.nanoseconds)
-            taskRows.add(record.finish.nanoseconds)
-            taskRows.add(record.deadline?.nanoseconds)
-            taskRows.add(record.core)
-            taskRows.add(record.preemptions)
-            taskRows.add(record.cancelled)
+            try taskRows.add(runID)
+            try taskRows.add(seq)
+            try taskRows.add(task.executor)
+            try taskRows.add(Int64(record.task.id))
+            try taskRows.add(KeyboardTaskKind(rawValue: record.task.kind)?.name ?? "kind-\(record.task.kind)")
+            try taskRows.add(record.task.tag)
+            try taskRows.add(record.release.nanoseconds)
+            try taskRows.add(record.start.nanoseconds)
+            try taskRows.add(record.finish.nanoseconds)
+            try taskRows.add(record.deadline?.nanoseconds)
+            try taskRows.add(record.core)
+            try taskRows.add(record.preemptions)
+            try taskRows.add(record.cancelled)
             try taskRows.endRow()
         }
         // The rest of this run's buffered rows, so that each run's rows are complete when
