@@ -138,6 +138,23 @@ final class JobAndMergeTests: XCTestCase {
         }
     }
 
+    func testARetriedShardCountsOnceWithItsLastCompleteAttempt() throws {
+        let folder = try ReportFolder()
+        let job = try Fixtures.compareJob(replications: 1)
+        _ = try JobRunner.run(job, shard: .whole, threads: 1, reportPath: folder.path("single.sqlite"), busyTimeoutMs: 1000)
+        var shards: [String] = []
+        for index in 0..<2 {
+            let shard = Shard(index: index, count: 2)
+            shards.append(shard.reportPath(for: folder.path("c.sqlite")))
+            _ = try JobRunner.run(job, shard: shard, threads: 1, reportPath: shards[index], busyTimeoutMs: 1000)
+        }
+        // The first attempt of shard 2 died half-way; the task was retried into the same file.
+        try Database(path: shards[1]).execute("UPDATE jobs SET complete = 0")
+        _ = try JobRunner.run(job, shard: Shard(index: 1, count: 2), threads: 1, reportPath: shards[1], busyTimeoutMs: 1000)
+        _ = try ReportMerge.merge(output: folder.path("m.sqlite"), inputs: shards, busyTimeoutMs: 100)
+        XCTAssertEqual(try Fixtures.rows(folder.path("single.sqlite")), try Fixtures.rows(folder.path("m.sqlite")))
+    }
+
     func testAnEmptyShardStillCountsForTheMerge() throws {
         let folder = try ReportFolder()
         let job = try Job(command: "run", batches: [JobBatch(label: "", scenario: try Fixtures.scenario())], seed: 1, replications: 2)

@@ -122,12 +122,21 @@ public enum ReportMerge {
         if orphans > 0 {
             throw ReportError(file: store.path, message: "holds \(orphans) run(s) that belong to no job (written by an earlier keysim?)")
         }
-        return rows.map { row in
+        let jobs = rows.map { row in
             ShardJob(input: input, jobID: row[0].integerValue, key: row[1].textValue, command: row[2].textValue,
                      scenarioName: row[3].textValue, seed: row[4].integerValue, replications: row[5].integerValue,
                      workItems: Int(row[6].integerValue), shardIndex: Int(row[7].integerValue), shardCount: Int(row[8].integerValue),
                      complete: row[9].integerValue == 1, runs: Int(row[10].integerValue))
         }
+        // A shard run again into its own file (a retried array task or pod) leaves earlier
+        // attempts behind: the last complete attempt counts, the others are not merged.
+        var chosen: [String: ShardJob] = [:]
+        for job in jobs {
+            let slot = "\(job.key)/\(job.shardIndex)/\(job.shardCount)"
+            if let current = chosen[slot], current.complete && !job.complete { continue }
+            chosen[slot] = job
+        }
+        return jobs.filter { job in chosen["\(job.key)/\(job.shardIndex)/\(job.shardCount)"]?.jobID == job.jobID }
     }
 
     /// Checks that the inputs are the complete shards of the same jobs; returns, per job in
