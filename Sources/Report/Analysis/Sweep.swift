@@ -41,7 +41,7 @@ public struct Sweep: Sendable, Equatable {
     public func table() -> String {
         let cost = RunMetric.named(costMetric)?.label ?? costMetric
         let delay = RunMetric.named(delayMetric)?.label ?? delayMetric
-        var table = TextTable(headers: parameters + ["runs", cost, "± (95%)", delay, "±  (95%)", "Pareto front"])
+        var table = TextTable(headers: parameters + ["runs", cost, "± 95%", delay, "± 95%", "Pareto front"])
         for point in points {
             table.add(point.values + ["\(point.runs)", point.cost.map { TextTable.fixed($0, 2) } ?? "-",
                                       point.costHalfWidth.map { TextTable.fixed($0, 2) } ?? "-",

@@ -121,6 +121,7 @@ public enum HTMLExporter {
         var chart = SVGChart(title: "\(item.title): cumulative distribution", xLabel: "milliseconds (axis ends near the 99.9th percentile)",
                              yLabel: "share at or below", xRange: 0...xMax, yRange: 0...1)
         chart.yAsPercent = true
+        chart.legendAtBottom = true
         for (index, sample) in samples.enumerated() {
             let values = sample.valuesMs
             let step = max(1, values.count / cdfPoints)
@@ -189,13 +190,27 @@ public enum HTMLExporter {
         let drawn = sweep.points.filter { $0.cost != nil && $0.delay != nil }
         if !drawn.isEmpty {
             let xs = drawn.map { $0.cost! }, ys = drawn.map { $0.delay! }
-            var chart = SVGChart(title: "Trade-off: \(cost) against delay", xLabel: cost, yLabel: delay,
+            let delayAxis = RunMetric.named(sweep.delayMetric)?.label ?? sweep.delayMetric
+            var chart = SVGChart(title: "Trade-off: \(cost) against delay", xLabel: cost, yLabel: delayAxis,
                                  xRange: 0...SVGChart.niceMaximum(xs.max()!), yRange: 0...SVGChart.niceMaximum(ys.max()!))
             chart.height = 360
             let front = drawn.filter(\.onFront).sorted { ($0.cost!, $0.delay!) < ($1.cost!, $1.delay!) }
             chart.marks.append(.line(points: front.map { ($0.cost!, $0.delay!) }, color: SVGChart.palette[1], label: "Pareto front"))
-            chart.marks.append(.points(points: drawn.map { point in
-                (point.cost!, point.delay!, point.values.joined(separator: ", "), point.onFront)
+            // Points at the same place (a timer past the trace's longest pause changes
+            // nothing) share one label: the first and last of them.
+            var groups: [(x: Double, y: Double, labels: [String], onFront: Bool)] = []
+            for point in drawn {
+                let label = point.values.joined(separator: ", ")
+                if let index = groups.firstIndex(where: { $0.x == point.cost! && $0.y == point.delay! }) {
+                    groups[index].labels.append(label)
+                } else {
+                    groups.append((point.cost!, point.delay!, [label], point.onFront))
+                }
+            }
+            chart.marks.append(.points(points: groups.map { group in
+                let label = group.labels.count <= 2 ? group.labels.joined(separator: "; ")
+                    : "\(group.labels.first!) … \(group.labels.last!) (\(group.labels.count) points)"
+                return (group.x, group.y, label, group.onFront)
             }, color: SVGChart.palette[0], label: "grid points"))
             html += "<div class=\"charts\">" + chart.render() + "</div>\n"
         }
@@ -209,7 +224,7 @@ public enum HTMLExporter {
         let table = ReportDigest.Table(headers: sweep.parameters + ["runs", cost, "± 95%", delay, "± 95%", "Pareto front"],
                                        numeric: sweep.parameters.map { _ in true } + [true, true, true, true, true, false], rows: rows)
         html += htmlTable(table, emphasise: { $0.last == "yes" })
-        html += "<p class=\"note\">Pareto front: no other point has fewer requests and less delay (both means over the point's runs).</p>\n"
+        html += "<p class=\"note\">Pareto front: no other point has fewer requests and less delay (both means over the point's runs). Delay: \(esc(delay)).</p>\n"
         return html
     }
 

@@ -23,6 +23,9 @@ struct SVGChart {
     /// Vertical lines at data x, with a label (budgets).
     var verticalLines: [(x: Double, label: String)] = []
     var yAsPercent = false
+    /// Whether the legend sits at the bottom right of the plot rather than the top right
+    /// (a CDF fills the top right).
+    var legendAtBottom = false
     var width = 640.0
     var height = 300.0
 
@@ -71,11 +74,26 @@ struct SVGChart {
                 svg += "<polyline points=\"\(path)\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"1.8\"><title>\(escape(label))</title></polyline>"
             case .points(let points, let color, let label):
                 svg += "<g fill=\"\(color)\"><title>\(escape(label))</title>"
+                // Labels go beside their point where they overlap no other label; a label
+                // with no free place is left to the point's tooltip.
+                var placed: [(x0: Double, y0: Double, x1: Double, y1: Double)] = []
                 for point in points {
                     let x = sx(point.x), y = sy(point.y)
                     svg += "<circle cx=\"\(n(x))\" cy=\"\(n(y))\" r=\"\(point.emphasised ? 5 : 3)\"\(point.emphasised ? "" : " fill-opacity=\"0.45\"")><title>\(escape(point.label))</title></circle>"
-                    if point.emphasised {
-                        svg += "<text x=\"\(n(x + 7))\" y=\"\(n(y - 6))\" class=\"point-label\">\(escape(point.label))</text>"
+                    guard point.emphasised else { continue }
+                    let textWidth = Double(point.label.count) * 5.6, textHeight = 11.0
+                    let candidates: [(x: Double, y: Double, anchor: String)] = [
+                        (x + 7, y - 6, "start"), (x + 7, y + 14, "start"), (x - 7, y - 6, "end"), (x - 7, y + 14, "end"),
+                    ]
+                    for candidate in candidates {
+                        let x0 = candidate.anchor == "start" ? candidate.x : candidate.x - textWidth
+                        let box = (x0: x0, y0: candidate.y - textHeight, x1: x0 + textWidth, y1: candidate.y + 2)
+                        let inside = box.x0 >= left && box.x1 <= left + plotWidth && box.y0 >= top && box.y1 <= top + plotHeight
+                        let free = !placed.contains { $0.x0 < box.x1 && box.x0 < $0.x1 && $0.y0 < box.y1 && box.y0 < $0.y1 }
+                        guard inside && free else { continue }
+                        placed.append(box)
+                        svg += "<text x=\"\(n(candidate.x))\" y=\"\(n(candidate.y))\" text-anchor=\"\(candidate.anchor)\" class=\"point-label\">\(escape(point.label))</text>"
+                        break
                     }
                 }
                 svg += "</g>"
@@ -86,9 +104,12 @@ struct SVGChart {
             svg += "<line x1=\"\(n(x))\" y1=\"\(n(top))\" x2=\"\(n(x))\" y2=\"\(n(top + plotHeight))\" class=\"budget\"/>"
             svg += "<text x=\"\(n(x - 4))\" y=\"\(n(top + 12))\" text-anchor=\"end\" class=\"budget-label\">\(escape(line.label))</text>"
         }
-        // Legend, top right inside the plot.
-        var legendY = top + 14
-        for mark in marks {
+        // Legend, inside the plot at the right.
+        let labelled = marks.filter { mark in
+            switch mark { case .line(_, _, let l), .bars(_, _, let l), .points(_, _, let l): !l.isEmpty }
+        }
+        var legendY = legendAtBottom ? top + plotHeight - 8 - Double(labelled.count - 1) * 15 : top + 14
+        for mark in labelled {
             let (color, label): (String, String)
             switch mark {
             case .line(_, let c, let l), .bars(_, let c, let l), .points(_, let c, let l): (color, label) = (c, l)
@@ -109,11 +130,15 @@ struct SVGChart {
         let raw = width / 5
         let power = pow(10, floor(log10(raw)))
         let step = [1.0, 2, 5, 10].map { $0 * power }.first { $0 >= raw } ?? 10 * power
+        // Multiples of the step, rounded to its decimals so that 0.6 prints as 0.6.
+        let first = Int((range.lowerBound / step).rounded(.up))
         var ticks: [Double] = []
-        var tick = ceil(range.lowerBound / step) * step
-        while tick <= range.upperBound + step * 1e-9 && ticks.count < 20 {
-            ticks.append(abs(tick) < step * 1e-9 ? 0 : tick)
-            tick += step
+        var k = first
+        while Double(k) * step <= range.upperBound + step * 1e-9 && ticks.count < 20 {
+            let decimals = max(0, -Int(floor(log10(step))))
+            let scale = pow(10, Double(decimals))
+            ticks.append((Double(k) * step * scale).rounded() / scale)
+            k += 1
         }
         return ticks
     }
@@ -126,7 +151,7 @@ struct SVGChart {
     }
 
     static func tickText(_ value: Double) -> String {
-        if value == value.rounded() && abs(value) < 1e9 { return String(Int64(value)) }
+        if abs(value - value.rounded()) < 1e-9 * max(1, abs(value)) && abs(value) < 1e9 { return String(Int64(value.rounded())) }
         return TextTable.fixed(value, abs(value) < 1 ? 2 : 1)
     }
 
