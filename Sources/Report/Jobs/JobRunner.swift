@@ -82,15 +82,36 @@ struct JobWriter {
         self.busyTimeoutMs = busyTimeoutMs
     }
 
+    /// Whether the report file existed before this job; a file the job created and could
+    /// not write its first batch to is removed again.
+    private var reportExisted = true
+
     private mutating func openStore() throws(ReportError) -> ReportStore {
         if let store { return store }
+        reportExisted = FileManager.default.fileExists(atPath: reportPath)
         let opened = try ReportStore(path: reportPath, busyTimeoutMs: busyTimeoutMs)
         store = opened
         return opened
     }
 
+    /// Removes the report file when this job created it and wrote nothing to it.
+    private mutating func discardIfNew() {
+        guard !reportExisted, jobID == nil else { return }
+        store = nil
+        ReportStore.removeFiles(of: reportPath)
+    }
+
     /// Writes one batch's runs (positions are their work-item indices) in one transaction.
     mutating func write(batch: Int, results: [RunResult], positions: [Int], wallSeconds: Double, isLast: Bool) throws {
+        do {
+            try writeBatch(batch: batch, results: results, positions: positions, wallSeconds: wallSeconds, isLast: isLast)
+        } catch {
+            discardIfNew()
+            throw error
+        }
+    }
+
+    private mutating func writeBatch(batch: Int, results: [RunResult], positions: [Int], wallSeconds: Double, isLast: Bool) throws {
         let store = try openStore()
         let database = store.database
         let spec = job.batches[batch]
@@ -124,6 +145,15 @@ struct JobWriter {
     /// Records a shard that holds none of the job's work items, so that merging still
     /// finds every shard.
     mutating func writeEmptyShard() throws {
+        do {
+            try writeJobOnly()
+        } catch {
+            discardIfNew()
+            throw error
+        }
+    }
+
+    private mutating func writeJobOnly() throws {
         let store = try openStore()
         let database = store.database
         var jobID: Int64?

@@ -90,14 +90,21 @@ public enum ReportMerge {
                 }
             }
         }
-        let target = try ReportStore(path: output, busyTimeoutMs: busyTimeoutMs)
+        let existed = FileManager.default.fileExists(atPath: output)
         do {
-            return try target.database.transaction {
-                try ReportSchema.ensureAnalysisTables(target.database)
-                return try write(plan, from: stores, into: target.database)
+            let target = try ReportStore(path: output, busyTimeoutMs: busyTimeoutMs)
+            do {
+                return try target.database.transaction {
+                    try ReportSchema.ensureAnalysisTables(target.database)
+                    return try write(plan, from: stores, into: target.database)
+                }
+            } catch let error as SQLiteError {
+                throw ReportStore.describe(error, path: output)
             }
-        } catch let error as SQLiteError {
-            throw ReportStore.describe(error, path: output)
+        } catch {
+            // A report created for this merge and left empty by its failure goes again.
+            if !existed { ReportStore.removeFiles(of: output) }
+            throw error
         }
     }
 

@@ -17,6 +17,14 @@ public struct ReportRelation: Sendable, Equatable {
     public var isPerBatch: Bool { !isPerRun && columns.contains("batch_id") }
 }
 
+extension ReportStore {
+    /// Removes a report file with its `-wal` and `-shm` companions: for a report a failed
+    /// command created and must not leave behind. Close every connection to it first.
+    static func removeFiles(of path: String) {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+}
+
 /// What an export includes.
 public struct ExportOptions: Sendable, Equatable {
     /// Only this run (and its batch's rows), when set.
