@@ -8,6 +8,12 @@ public struct WorkItem: Sendable, Equatable {
     public var replication: Int
     /// Index into the scenario's traces.
     public var traceIndex: Int
+
+    /// Creates a work item.
+    public init(replication: Int, traceIndex: Int) {
+        self.replication = replication
+        self.traceIndex = traceIndex
+    }
 }
 
 /// The outcome of one work item.

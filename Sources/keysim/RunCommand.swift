@@ -10,7 +10,7 @@ enum RunCommand {
     static let spec = CommandSpec(
         name: "run",
         abstract: "Run a scenario: replay its traces, print the budget table, write the report.",
-        usage: "run <scenario> [--seed N] [--replications N] [--jobs N] [--db FILE] [--policy NAME] [--set PATH=VALUE]... [--check]",
+        usage: "run <scenario> [--seed N] [--replications N] [--jobs N] [--db FILE] [--policy NAME] [--set PATH=VALUE]... [--check] [--shard K/N]",
         arguments: [("<scenario>", "A scenario file (JSON5), such as scenarios/default.json5.")],
         options: [
             OptionSpec(name: "seed", value: "N", help: "Seed of every random stream (default: the scenario's)."),
@@ -20,6 +20,7 @@ enum RunCommand {
             OptionSpec(name: "policy", value: "NAME", help: "Apply a policy defined in the scenario's 'policies'."),
             OptionSpec(name: "set", value: "PATH=VALUE", help: "Override a scenario field, e.g. debounce.otherwiseMs=1500.", repeatable: true),
             OptionSpec(name: "check", value: nil, help: "Exit with 1 when a budget is violated beyond its allowed share."),
+            JobOptions.shard,
         ],
         discussion: """
         The report is written only when every replication succeeded: a bad scenario or trace
@@ -31,29 +32,32 @@ enum RunCommand {
         let scenarioPath = try arguments.positionals(exactly: 1, "<scenario>")[0]
         let seed = try arguments.integer("seed", in: 0...Int(Int64.max))
         let replications = try arguments.integer("replications", in: 1...Scenario.replicationsMax)
-        let jobs = try arguments.integer("jobs", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
-        let reportPath = arguments.value("db") ?? defaultReport
+        let jobs = try JobOptions.threads(arguments)
+        let shard = try JobOptions.shard(arguments)
+        let reportPath = shard.reportPath(for: arguments.value("db") ?? defaultReport)
         let overrides = try arguments.all("set").map(parseOverride)
 
-        let started = DispatchTime.now().uptimeNanoseconds
         var scenario = try ScenarioLoader.load(path: scenarioPath, policy: arguments.value("policy"), overrides: overrides)
         if let seed { scenario.seed = UInt64(seed) }
         if let replications { scenario.replications = replications }
 
-        let items = ScenarioRunner.workItems(replications: scenario.replications, traceCount: scenario.traces.count)
-        let results = try ScenarioRunner.run(scenario, items: items, jobs: jobs)
-        let summary = BatchSummary(results: results, budgets: scenario.keyboard.budgets)
-
-        let wall = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-        let batch = BatchInfo(command: "run", scenario: scenario,
-                              scenarioHash: ScenarioFingerprint.configHash(scenario.resolvedConfig),
-                              tracesHash: try ScenarioFingerprint.filesHash(scenario.traces), wallSeconds: wall)
-        let store = try ReportStore(path: reportPath)
-        try store.write(batch, results: results)
+        let job = try Job(command: "run", batches: [JobBatch(label: scenario.policy ?? "", scenario: scenario)],
+                          seed: scenario.seed, replications: scenario.replications)
+        try JobOptions.preflight(reportPath)
+        let outcome = try JobRunner.run(job, shard: shard, threads: jobs, reportPath: reportPath,
+                                        busyTimeoutMs: JobOptions.busyTimeoutMs)
 
         let policy = scenario.policy.map { ", policy \($0)" } ?? ""
         print("keysim run \(scenarioPath)\(policy): seed \(scenario.seed), \(scenario.replications) replication(s) × \(scenario.traces.count) trace(s)")
+        if !shard.isWhole {
+            print("shard \(shard): \(outcome.itemsRun) of \(job.itemCount) work items; combine the shards with keysim merge")
+        }
         print("")
+        guard let summary = outcome.summaries[0] else {
+            print("(no work items in this shard)")
+            print("report: \(reportPath)")
+            return 0
+        }
         print(summary.table(), terminator: "")
         print("report: \(reportPath)")
         if arguments.flag("check"), !summary.failedBudgets.isEmpty {

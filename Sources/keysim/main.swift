@@ -5,6 +5,10 @@ import Scenarios
 /// The subcommands, in the order `keysim --help` lists them.
 let commands: [(spec: CommandSpec, run: (ParsedArguments) throws -> Int32)] = [
     (RunCommand.spec, RunCommand.run),
+    (CompareCommand.spec, CompareCommand.run),
+    (SweepCommand.spec, SweepCommand.run),
+    (ReportCommand.spec, ReportCommand.run),
+    (MergeCommand.spec, MergeCommand.run),
     (TraceCommand.spec, TraceCommand.run),
 ]
 

@@ -42,12 +42,13 @@ public final class Database {
     ///   - readOnly: open without write access and without creating the file.
     ///   - busyTimeoutMs: how long a statement waits for another connection's lock before
     ///     failing with `SQLITE_BUSY`; 0 fails at once. At most `busyTimeoutMsMax`.
+    ///   - create: whether a missing file is created (ignored when `readOnly`).
     /// - Throws: `SQLiteError` if the file cannot be opened (`isCannotOpen`).
-    public init(path: String, readOnly: Bool = false, busyTimeoutMs: Int = 5000) throws(SQLiteError) {
+    public init(path: String, readOnly: Bool = false, busyTimeoutMs: Int = 5000, create: Bool = true) throws(SQLiteError) {
         precondition(busyTimeoutMs >= 0 && busyTimeoutMs <= Self.busyTimeoutMsMax,
                      "busy timeout \(busyTimeoutMs) ms is outside 0...\(Self.busyTimeoutMsMax)")
         var flags = SQLITE_OPEN_NOMUTEX
-        flags |= readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        flags |= readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0))
         var opened: OpaquePointer?
         let rc = sqlite3_open_v2(path, &opened, flags, nil)
         guard rc == SQLITE_OK, let opened else {

@@ -198,7 +198,6 @@ public enum ReportSchema {
     ) WITHOUT ROWID;
     CREATE INDEX IF NOT EXISTS runs_by_batch ON runs(batch_id, replication, trace_index);
     CREATE INDEX IF NOT EXISTS runs_by_policy ON runs(scenario_name, policy);
-    CREATE INDEX IF NOT EXISTS keys_by_latency ON keys(run_id, latency_ns);
 
     CREATE VIEW IF NOT EXISTS latencies AS
         SELECT run_id, 'key' AS metric, key_index AS item, latency_ns FROM keys
@@ -245,6 +244,20 @@ public enum ReportSchema {
            MAX(limit_ns) / 1e6 AS budget_ms,
            CASE WHEN MAX(limit_ns) IS NULL THEN NULL ELSE AVG(latency_ns > limit_ns) END AS share_over_budget
     FROM ranked GROUP BY scenario_name, policy, metric;
+
+    CREATE VIEW IF NOT EXISTS key_latency_per_run AS
+    SELECT run_id, count, mean_ms, p50_ms, p95_ms, p99_ms, max_ms, share_over_budget
+    FROM latency_per_run WHERE metric = 'key';
+
+    CREATE VIEW IF NOT EXISTS requests_per_run AS
+    SELECT r.run_id, r.scenario_name, r.policy, r.replication, r.trace_index,
+           COUNT(q.request_id) AS requests,
+           CASE WHEN r.words > 0 THEN 100.0 * COUNT(q.request_id) / r.words END AS requests_per_100_words,
+           SUM(q.characters) AS characters_sent,
+           AVG(q.round_trip_ns) / 1e6 AS mean_round_trip_ms,
+           MAX(q.round_trip_ns) / 1e6 AS max_round_trip_ms
+    FROM runs r LEFT JOIN requests q USING (run_id)
+    GROUP BY r.run_id;
 
     CREATE VIEW IF NOT EXISTS quality_per_run AS
     SELECT r.run_id, r.scenario_name, r.policy, r.replication, r.trace_index, r.words,

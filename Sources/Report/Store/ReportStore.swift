@@ -50,6 +50,9 @@ public final class ReportStore {
     /// The file.
     public let path: String
 
+    /// The page cache of a writing connection, in KiB.
+    static let writeCacheKiB = 131_072
+
     /// Opens (or creates) a report. Refuses files that are not SQLite, belong to another
     /// tool, or were written with another schema version — without changing them.
     public init(path: String, readOnly: Bool = false, busyTimeoutMs: Int = 5000) throws(ReportError) {
@@ -58,8 +61,13 @@ public final class ReportStore {
             throw ReportError(file: path, message: "no such report file")
         }
         do {
-            database = try Database(path: path, readOnly: readOnly, busyTimeoutMs: busyTimeoutMs)
+            database = try readOnly ? Self.openForReading(path, busyTimeoutMs: busyTimeoutMs)
+                : Database(path: path, busyTimeoutMs: busyTimeoutMs)
             try Self.checkOrCreate(database, readOnly: readOnly, path: path)
+            // A batch of a long trace is millions of rows in one transaction: a page cache
+            // large enough to hold it spares SQLite spilling pages to the WAL and reading
+            // them back before the commit.
+            if !readOnly { try database.execute("PRAGMA cache_size = -\(Self.writeCacheKiB)") }
         } catch let error as ReportError {
             throw error
         } catch let error as SQLiteError {
@@ -67,6 +75,17 @@ public final class ReportStore {
         } catch {
             throw ReportError(file: path, message: "\(error)")
         }
+    }
+
+    /// A connection that cannot change the data: read-write but `query_only` where the file
+    /// allows it, so that closing it folds the WAL back into the file and removes the
+    /// `-wal` and `-shm` files, as a plain read-only connection cannot; read-only otherwise.
+    private static func openForReading(_ path: String, busyTimeoutMs: Int) throws(SQLiteError) -> Database {
+        if path != ":memory:", let database = try? Database(path: path, busyTimeoutMs: busyTimeoutMs, create: false) {
+            try database.execute("PRAGMA query_only = 1")
+            return database
+        }
+        return try Database(path: path, readOnly: true, busyTimeoutMs: busyTimeoutMs)
     }
 
     /// Maps a SQLite error to a message a user can act on.
@@ -92,6 +111,7 @@ public final class ReportStore {
                 try db.setApplicationID(ReportSchema.applicationID)
                 try db.setUserVersion(ReportSchema.version)
                 try db.execute(ReportSchema.createSQL)
+                try db.execute(ReportSchema.createAnalysisSQL)
             }
             return
         }
@@ -123,7 +143,8 @@ public final class ReportStore {
         }
     }
 
-    private func insert(_ batch: BatchInfo, results: [RunResult]) throws -> [Int64] {
+    /// Inserts a batch and its runs inside the caller's transaction; returns the run ids.
+    func insert(_ batch: BatchInfo, results: [RunResult]) throws -> [Int64] {
         let scenario = batch.scenario
         let batchStatement = try database.prepare("""
             INSERT INTO batches (command, scenario_name, scenario_path, scenario_hash, traces_hash, policy, seed,

@@ -7,12 +7,12 @@ struct RunRowWriter {
     let database: Database
     let run: Statement
     let thread: Statement
-    let key: Statement
-    let suggestion: Statement
+    var keyRows: BulkInsert
+    var suggestionRows: BulkInsert
     let underline: Statement
     let request: Statement
     let fix: Statement
-    let task: Statement
+    var taskRows: BulkInsert
     let budget: Statement
     let violation: Statement
     let dictation: Statement
@@ -28,9 +28,12 @@ struct RunRowWriter {
                                   "words", "characters", "checks_of_vanished_words", "acceptances_without_chip",
                                   "acceptances_without_fix", "wall_seconds"])
         thread = try insert("threads", ["run_id", "thread", "busy_ns"])
-        key = try insert("keys", ["run_id", "key_index", "edit", "touch_ns", "start_ns", "inserted_ns", "latency_ns", "queued_ahead"])
-        suggestion = try insert("suggestions", ["run_id", "key_index", "text_version", "touch_ns", "end_ns", "latency_ns", "outcome",
-                                                "too_late", "waited_ns", "ran_ns"])
+        // The three tables with a row per key or task go through multi-row inserts.
+        keyRows = try BulkInsert(database, table: "keys", columns: ["run_id", "key_index", "edit", "touch_ns", "start_ns",
+                                                                    "inserted_ns", "latency_ns", "queued_ahead"])
+        suggestionRows = try BulkInsert(database, table: "suggestions", columns: ["run_id", "key_index", "text_version", "touch_ns",
+                                                                                  "end_ns", "latency_ns", "outcome", "too_late",
+                                                                                  "waited_ns", "ran_ns"])
         underline = try insert("underlines", ["run_id", "underline_id", "word_ordinal", "word_length", "origin", "true_error",
                                               "word_finished_ns", "shown_ns", "confirmed_ns", "end_ns", "outcome", "flicker",
                                               "time_to_underline_ns", "time_to_confirmation_ns"])
@@ -38,8 +41,9 @@ struct RunRowWriter {
                                           "attempts", "timeouts", "offline_failures", "network_ns", "service_ns", "end_ns",
                                           "round_trip_ns", "outcome", "stale"])
         fix = try insert("fixes", ["run_id", "underline_id", "word_ordinal", "accepted_ns", "applied", "corrupted", "strategy"])
-        task = try insert("tasks", ["run_id", "seq", "executor", "task_id", "kind", "tag", "release_ns", "start_ns", "finish_ns",
-                                    "deadline_ns", "core", "preemptions", "cancelled"])
+        taskRows = try BulkInsert(database, table: "tasks", columns: ["run_id", "seq", "executor", "task_id", "kind", "tag",
+                                                                      "release_ns", "start_ns", "finish_ns", "deadline_ns", "core",
+                                                                      "preemptions", "cancelled"])
         budget = try insert("budgets", ["run_id", "metric", "limit_ns", "allowed_share", "count", "over"])
         dictation = try insert("dictations", ["run_id", "dictation_id", "session_id", "tap_ns", "cold_start", "cold_start_cost_ns",
                                               "recording_start_ns", "capture_start_ns", "speech_start_ns", "speech_end_ns",
@@ -71,13 +75,31 @@ struct RunRowWriter {
             try thread.execute([.integer(runID), .text(busy.name), .integer(busy.busy.nanoseconds)])
         }
         for k in observations.keys {
-            try bind(key, runID, k.index, k.edit.rawValue, k.touch.nanoseconds, k.start.nanoseconds, k.inserted.nanoseconds,
-                     k.latency.nanoseconds, k.ahead.queuedAhead)
+            try keyRows.add(runID)
+            try keyRows.add(k.index)
+            try keyRows.add(k.edit.rawValue)
+            try keyRows.add(k.touch.nanoseconds)
+            try keyRows.add(k.start.nanoseconds)
+            try keyRows.add(k.inserted.nanoseconds)
+            try keyRows.add(k.latency.nanoseconds)
+            try keyRows.add(k.ahead.queuedAhead)
+            try keyRows.endRow()
         }
+        try keyRows.finish()
         for s in observations.suggestions {
-            try bind(suggestion, runID, s.keyIndex, s.textVersion, s.touch.nanoseconds, s.end.nanoseconds, s.latency.nanoseconds,
-                     s.outcome.rawValue, s.tooLate, s.waited.nanoseconds, s.ran.nanoseconds)
+            try suggestionRows.add(runID)
+            try suggestionRows.add(s.keyIndex)
+            try suggestionRows.add(s.textVersion)
+            try suggestionRows.add(s.touch.nanoseconds)
+            try suggestionRows.add(s.end.nanoseconds)
+            try suggestionRows.add(s.latency.nanoseconds)
+            try suggestionRows.add(s.outcome.rawValue)
+            try suggestionRows.add(s.tooLate)
+            try suggestionRows.add(s.waited.nanoseconds)
+            try suggestionRows.add(s.ran.nanoseconds)
+            try suggestionRows.endRow()
         }
+        try suggestionRows.finish()
         for u in observations.underlines {
             try underline.execute([
                 .integer(runID), .integer(Int64(u.id)), .integer(Int64(u.wordOrdinal)), .integer(Int64(u.wordLength)),
@@ -103,22 +125,22 @@ struct RunRowWriter {
         }
         for (seq, t) in observations.tasks.enumerated() {
             let r = t.record
-            try task.bind(runID, at: 1)
-            try task.bind(seq, at: 2)
-            try task.bind(scenario.keyboard.threads[t.thread].name, at: 3)
-            try task.bind(Int64(r.task.id), at: 4)
-            try task.bind(KeyboardWork(code: r.task.kind)?.rawValue ?? "kind-\(r.task.kind)", at: 5)
-            try task.bind(r.task.tag, at: 6)
-            try task.bind(r.release.nanoseconds, at: 7)
-            try task.bind(r.start.nanoseconds, at: 8)
-            try task.bind(r.finish.nanoseconds, at: 9)
-            if let deadline = r.deadline { try task.bind(deadline.nanoseconds, at: 10) } else { try task.bind(.null, at: 10) }
-            try task.bind(r.core, at: 11)
-            try task.bind(r.preemptions, at: 12)
-            try task.bind(r.cancelled, at: 13)
-            _ = try task.step()
-            task.reset()
+            try taskRows.add(runID)
+            try taskRows.add(seq)
+            try taskRows.add(scenario.keyboard.threads[t.thread].name)
+            try taskRows.add(Int64(r.task.id))
+            try taskRows.add(KeyboardWork(code: r.task.kind)?.rawValue ?? "kind-\(r.task.kind)")
+            try taskRows.add(r.task.tag)
+            try taskRows.add(r.release.nanoseconds)
+            try taskRows.add(r.start.nanoseconds)
+            try taskRows.add(r.finish.nanoseconds)
+            try taskRows.add(r.deadline?.nanoseconds)
+            try taskRows.add(r.core)
+            try taskRows.add(r.preemptions)
+            try taskRows.add(r.cancelled)
+            try taskRows.endRow()
         }
+        try taskRows.finish()
         for d in observations.dictations {
             try dictation.execute([
                 .integer(runID), .integer(Int64(d.id)), .integer(Int64(d.session)), .integer(d.tap.nanoseconds),
@@ -155,20 +177,4 @@ struct RunRowWriter {
 
     private func nullable(_ value: Int64?) -> SQLValue { value.map(SQLValue.integer) ?? .null }
 
-    /// Binds positional values of the common column types without boxing, steps, resets.
-    private func bind(_ statement: Statement, _ values: any RowValue...) throws {
-        for (offset, value) in values.enumerated() { try value.bind(to: statement, at: Int32(offset + 1)) }
-        _ = try statement.step()
-        statement.reset()
-    }
 }
-
-/// A value that binds itself to a statement parameter.
-protocol RowValue {
-    func bind(to statement: Statement, at index: Int32) throws
-}
-
-extension Int64: RowValue { func bind(to statement: Statement, at index: Int32) throws { try statement.bind(self, at: index) } }
-extension Int: RowValue { func bind(to statement: Statement, at index: Int32) throws { try statement.bind(self, at: index) } }
-extension Bool: RowValue { func bind(to statement: Statement, at index: Int32) throws { try statement.bind(self, at: index) } }
-extension String: RowValue { func bind(to statement: Statement, at index: Int32) throws { try statement.bind(self, at: index) } }

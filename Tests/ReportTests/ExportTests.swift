@@ -1,0 +1,152 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import XCTest
+
+@testable import Report
+import Scenarios
+
+final class ExportTests: XCTestCase {
+    /// A report with a comparison and a sweep, plus a table another part of keysim might
+    /// add, holding typed text.
+    private static func makeReport(_ folder: ReportFolder) throws -> String {
+        let path = folder.path("r.sqlite")
+        _ = try JobRunner.run(try Fixtures.compareJob(replications: 2), shard: .whole, threads: 2, reportPath: path, busyTimeoutMs: 1000)
+        _ = try JobRunner.run(try Fixtures.sweepJob(values: [500, 2000], replications: 1), shard: .whole, threads: 2,
+                              reportPath: path, busyTimeoutMs: 1000)
+        let database = try Database(path: path)
+        try database.execute("""
+            CREATE TABLE words_seen (run_id INTEGER NOT NULL, word_index INTEGER NOT NULL, typed_text TEXT, latency_ns INTEGER,
+                                     PRIMARY KEY (run_id, word_index)) WITHOUT ROWID;
+            INSERT INTO words_seen VALUES (1, 0, 'secret password', 4000000), (1, 1, 'hunter2', 12000000), (2, 0, 'x', 1000000);
+            INSERT INTO budget_violations VALUES (1, 'words_seen', 1, 12000000, 8000000, 'slow');
+            """)
+        return path
+    }
+
+    func testCSVAndJSONHoldEveryTableButNoTypedTextUnlessAsked() throws {
+        let folder = try ReportFolder()
+        let path = try Self.makeReport(folder)
+        let store = try ReportStore(path: path, readOnly: true)
+        let files = try TableExporter.csv(store, options: ExportOptions(), folder: folder.path("csv"))
+        let names = Set(files.map { URL(fileURLWithPath: $0).lastPathComponent })
+        for table in ["runs.csv", "keys.csv", "requests.csv", "tasks.csv", "budget_violations.csv", "comparisons.csv",
+                      "sweep_points.csv", "words_seen.csv", "latency_per_policy.csv", "requests_per_batch.csv"] {
+            XCTAssertTrue(names.contains(table), "missing \(table) in \(names.sorted())")
+        }
+        let words = try String(contentsOfFile: folder.path("csv/words_seen.csv"), encoding: .utf8)
+        XCTAssertEqual(words, "run_id,word_index,latency_ns\r\n1,0,4000000\r\n1,1,12000000\r\n2,0,1000000\r\n")
+        let keys = try String(contentsOfFile: folder.path("csv/keys.csv"), encoding: .utf8)
+        let keyCount = try store.database.query("SELECT COUNT(*) FROM keys")[0][0].integerValue
+        XCTAssertEqual(keys.split(separator: "\r\n").count, Int(keyCount) + 1)
+
+        let withText = try TableExporter.csv(store, options: ExportOptions(includeText: true), folder: folder.path("csv-text"))
+        XCTAssertEqual(withText.count, files.count)
+        XCTAssertTrue(try String(contentsOfFile: folder.path("csv-text/words_seen.csv"), encoding: .utf8).contains("secret password"))
+
+        let jsonPath = folder.path("r.json")
+        try TableExporter.json(store, options: ExportOptions(), to: try ReportOutput.file(jsonPath))
+        let text = try String(contentsOfFile: jsonPath, encoding: .utf8)
+        XCTAssertFalse(text.contains("secret password"))
+        XCTAssertFalse(text.contains("hunter2"))
+        let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        let tables = try XCTUnwrap(document["tables"] as? [String: [[String: Any]]])
+        XCTAssertEqual(tables["words_seen"]?.count, 3)
+        XCTAssertEqual(tables["comparisons"]?.first?["label_b"] as? String, "fixed-1s")
+        XCTAssertEqual(document["omitted_text_columns"] as? [String], ["words_seen.typed_text"])
+        XCTAssertNotNil((document["views"] as? [String: Any])?["key_latency_per_run"])
+
+        // One run: only its rows and its batch's.
+        let runJSON = folder.path("run.json")
+        try TableExporter.json(store, options: ExportOptions(runID: 2), to: try ReportOutput.file(runJSON))
+        let run = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: runJSON))) as? [String: Any])
+        let runTables = try XCTUnwrap(run["tables"] as? [String: [[String: Any]]])
+        XCTAssertEqual(runTables["runs"]?.count, 1)
+        XCTAssertEqual(runTables["words_seen"]?.count, 1)
+        XCTAssertEqual(runTables["batches"]?.count, 1)
+        XCTAssertNil(runTables["metrics"], "tables of neither a run nor a batch are left out of a one-run export")
+    }
+
+    func testMarkdownSummarisesBatchesComparisonsAndSweeps() throws {
+        let folder = try ReportFolder()
+        let store = try ReportStore(path: try Self.makeReport(folder), readOnly: true)
+        let markdown = MarkdownExporter.render(try ReportDigest(store, options: ExportOptions()))
+        for fragment in ["# keysim report", "## Batches", "| 1 | compare | default | seed |", "## Key latency, touch to inserted (ms)",
+                         "## Cloud requests", "## Budget violations", "### seed vs fixed-1s — default, 2 pairs",
+                         "| cloud requests per 100 words |", "### default: debounce.otherwiseMs, 2 points",
+                         "stand-in for time to confirm an underline", "| ---: |"] {
+            XCTAssertTrue(markdown.contains(fragment), "missing '\(fragment)' in:\n\(markdown)")
+        }
+        let run = MarkdownExporter.render(try ReportDigest(store, options: ExportOptions(runID: 3)))
+        XCTAssertTrue(run.contains("Run 3: scenario default, policy fixed-1s, replication 0"), run)
+        XCTAssertFalse(run.contains("## Comparisons"))
+        XCTAssertThrowsError(try ReportDigest(store, options: ExportOptions(runID: 99))) { error in
+            XCTAssertTrue("\(error)".contains("no run 99; runs are 1…6"), "\(error)")
+        }
+    }
+
+    func testHTMLIsOnePageWithChartsAndNothingToFetch() throws {
+        let folder = try ReportFolder()
+        let store = try ReportStore(path: try Self.makeReport(folder), readOnly: true)
+        let path = folder.path("r.html")
+        try HTMLExporter.write(store, options: ExportOptions(), to: try ReportOutput.file(path))
+        let html = try String(contentsOfFile: path, encoding: .utf8)
+        XCTAssertTrue(html.hasPrefix("<!DOCTYPE html>"))
+        XCTAssertTrue(html.hasSuffix("</html>\n"))
+        for absent in ["<script", "src=", "href=", "url(", "@import", "secret password"] {
+            XCTAssertFalse(html.contains(absent), "the page must not contain '\(absent)'")
+        }
+        XCTAssertTrue(html.contains("default-src 'none'"))
+        for fragment in ["Key latency, touch to inserted: cumulative distribution", "Key latency, touch to inserted: histogram",
+                         "Cloud request round trip: cumulative distribution", "budget 10 ms", "Words seen latency: histogram",
+                         "budget 8 ms", "Trade-off: cloud requests per 100 words against delay", "Pareto front",
+                         "seed vs fixed-1s"] {
+            XCTAssertTrue(html.contains(fragment), "missing '\(fragment)'")
+        }
+        XCTAssertEqual(html.components(separatedBy: "<svg").count - 1, 9, "CDF and histogram for 4 latency series, 1 sweep chart")
+        // Well-formed SVG: every chart parses as XML.
+        var rest = Substring(html)
+        while let start = rest.range(of: "<svg"), let end = rest.range(of: "</svg>", range: start.upperBound..<rest.endIndex) {
+            let svg = String(rest[start.lowerBound..<end.upperBound])
+            XCTAssertNoThrow(try XMLDocument(xmlString: svg), String(svg.prefix(200)))
+            rest = rest[end.upperBound...]
+        }
+    }
+
+    func testChromeTraceOfOneReplication() throws {
+        let folder = try ReportFolder()
+        let store = try ReportStore(path: try Self.makeReport(folder), readOnly: true)
+        let path = folder.path("trace.json")
+        try ChromeTraceExporter.write(store, options: ExportOptions(runID: 1), to: try ReportOutput.file(path))
+        let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+        let events = try XCTUnwrap(document["traceEvents"] as? [[String: Any]])
+        let trackNames = events.filter { $0["name"] as? String == "thread_name" }
+            .compactMap { ($0["args"] as? [String: Any])?["name"] as? String }
+        for track in ["main thread", "keys (touch → inserted)", "cloud requests", "debounce timer (armed → fired)", "budget violations"] {
+            XCTAssertTrue(trackNames.contains(track), "missing track \(track) in \(trackNames)")
+        }
+        let slices = events.filter { $0["ph"] as? String == "X" }
+        let keys = try store.database.query("SELECT COUNT(*) FROM keys WHERE run_id = 1")[0][0].integerValue
+        XCTAssertEqual(slices.filter { $0["cat"] as? String == "key" }.count, Int(keys))
+        let tasks = try store.database.query("SELECT COUNT(*) FROM tasks WHERE run_id = 1 AND cancelled = 0")[0][0].integerValue
+        XCTAssertEqual(slices.filter { $0["cat"] as? String == "task" }.count, Int(tasks), "one slice per task on every thread")
+        var byTrack: [Int: [(Double, Double)]] = [:]
+        for slice in slices {
+            let ts = try XCTUnwrap(slice["ts"] as? Double), dur = try XCTUnwrap(slice["dur"] as? Double)
+            XCTAssertGreaterThanOrEqual(dur, 0)
+            byTrack[try XCTUnwrap(slice["tid"] as? Int), default: []].append((ts, ts + dur))
+        }
+        for (tid, intervals) in byTrack {
+            let sorted = intervals.sorted { $0.0 < $1.0 }
+            for (a, b) in zip(sorted, sorted.dropFirst()) {
+                XCTAssertLessThanOrEqual(a.1, b.0 + 1e-6, "slices overlap on track \(tid)")
+            }
+        }
+        // Slices are in microseconds: the first key's slice starts at its touch.
+        let firstTouch = try store.database.query("SELECT MIN(touch_ns) FROM keys WHERE run_id = 1")[0][0].integerValue
+        let firstKey = slices.filter { $0["cat"] as? String == "key" }.compactMap { $0["ts"] as? Double }.min()
+        XCTAssertEqual(firstKey, Double(firstTouch) / 1000)
+        XCTAssertEqual((document["otherData"] as? [String: Any])?["run_id"] as? Int, 1)
+    }
+}
