@@ -95,9 +95,7 @@ enum SweepCommand {
         print("")
         print(sweep.table(), terminator: "")
         print("* on the Pareto front: no other point has fewer requests and less delay.")
-        if TradeOff.delayIsStandIn {
-            print("delay: \(TradeOff.delayLabel).")
-        }
+        print("delay: \(TradeOff.delayLabel): word finished to the cloud confirming or retracting its underline.")
         print("report: \(reportPath)")
         return 0
     }

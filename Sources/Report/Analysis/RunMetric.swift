@@ -81,11 +81,74 @@ extension RunMetric {
         WHERE r.batch_id = :batch GROUP BY q.run_id
         """)
 
+    /// Mean time from a word being finished to the cloud's verdict on its local underline
+    /// (confirmed or retracted): how long a speculative underline stays unsettled.
+    public static let underlineVerdictMeanMs = RunMetric(
+        name: "underline_verdict_mean_ms", label: "time to confirm an underline, mean (ms)", unit: "ms", lowerIsBetter: true,
+        description: "Mean time from a word being finished to the cloud confirming or retracting its local underline.",
+        sql: """
+        SELECT u.run_id, AVG(COALESCE(u.confirmed_ns, CASE WHEN u.outcome = 'retracted' THEN u.end_ns END) - u.word_finished_ns) / 1e6
+        FROM underlines u JOIN runs r USING (run_id)
+        WHERE r.batch_id = :batch AND u.origin = 'local'
+          AND (u.confirmed_ns IS NOT NULL OR u.outcome = 'retracted')
+        GROUP BY u.run_id
+        """)
+
+    /// 95th percentile (nearest rank) of suggestion latency in the run.
+    public static let suggestionLatencyP95Ms = RunMetric(
+        name: "suggestion_latency_p95_ms", label: "suggestion latency, p95 (ms)", unit: "ms", lowerIsBetter: true,
+        description: "Nearest-rank 95th percentile of touch-to-suggestions-shown latencies.",
+        sql: """
+        SELECT run_id, MAX(CASE WHEN rank = (95 * n + 99) / 100 THEN latency_ns END) / 1e6 FROM (
+            SELECT s.run_id, s.latency_ns,
+                   ROW_NUMBER() OVER (PARTITION BY s.run_id ORDER BY s.latency_ns) AS rank,
+                   COUNT(*) OVER (PARTITION BY s.run_id) AS n
+            FROM suggestions s JOIN runs r USING (run_id) WHERE r.batch_id = :batch AND s.outcome = 'shown'
+        ) GROUP BY run_id
+        """)
+
+    /// Underlines retracted within the flicker window, per 100 words.
+    public static let flickersPer100Words = RunMetric(
+        name: "flickers_per_100_words", label: "flickers per 100 words", unit: "per 100 words", lowerIsBetter: true,
+        description: "Underlines shown and retracted within the flicker window, per 100 words of final text.",
+        sql: """
+        SELECT r.run_id, 100.0 * (SELECT COUNT(*) FROM underlines u WHERE u.run_id = r.run_id AND u.flicker) / r.words
+        FROM runs r WHERE r.batch_id = :batch AND r.words > 0
+        """)
+
+    /// Fixes that damaged the user's text.
+    public static let corruptingFixes = RunMetric(
+        name: "corrupting_fixes", label: "corrupting fixes", unit: "count", lowerIsBetter: true,
+        description: "Accepted fixes whose result differs from the text with just the word replaced.",
+        sql: """
+        SELECT r.run_id, (SELECT COUNT(*) FROM fixes f WHERE f.run_id = r.run_id AND f.corrupted) FROM runs r
+        WHERE r.batch_id = :batch
+        """)
+
+    /// Mean time from a dictation's stop tap to its text inserted.
+    public static let dictationStopToTextMeanMs = RunMetric(
+        name: "dictation_stop_to_text_mean_ms", label: "dictation stop to text, mean (ms)", unit: "ms", lowerIsBetter: true,
+        description: "Mean time from the stop tap of a dictation to its text inserted at the cursor.",
+        sql: """
+        SELECT d.run_id, AVG(d.stop_to_text_ns) / 1e6 FROM dictations d JOIN runs r USING (run_id)
+        WHERE r.batch_id = :batch GROUP BY d.run_id
+        """)
+
+    /// Microphone-on seconds per dictated second: the privacy and battery price of the session design.
+    public static let micOnPerDictatedSecond = RunMetric(
+        name: "mic_on_per_dictated_second", label: "mic-on s per dictated s", unit: "ratio", lowerIsBetter: true,
+        description: "Seconds the microphone was on per second of speech dictated.",
+        sql: """
+        SELECT s.run_id, 1.0 * SUM(s.mic_on_ns) / SUM(s.dictated_ns) FROM dictation_sessions s JOIN runs r USING (run_id)
+        WHERE r.batch_id = :batch GROUP BY s.run_id HAVING SUM(s.dictated_ns) > 0
+        """)
+
     /// Every metric, in the order tables show them. A metric added here is computed for
     /// every batch written from then on and shows up in comparisons without other changes.
     public static let all: [RunMetric] = [
-        keyLatencyMeanMs, keyLatencyP99Ms, keyShareOverBudget, requestsPer100Words, charactersSentPer100Words,
-        requestRoundTripMeanMs,
+        keyLatencyMeanMs, keyLatencyP99Ms, keyShareOverBudget, suggestionLatencyP95Ms, requestsPer100Words,
+        charactersSentPer100Words, requestRoundTripMeanMs, underlineVerdictMeanMs, flickersPer100Words, corruptingFixes,
+        dictationStopToTextMeanMs, micOnPerDictatedSecond,
     ]
 
     /// The metric named `name`, if it is one of `all`.
@@ -94,20 +157,16 @@ extension RunMetric {
 
 /// The two axes of the sweep trade-off chart.
 ///
-/// The cost axis is cloud requests per 100 words. The delay axis should be the time to
-/// confirm an underline, which needs the keyboard model's underline records; until the
-/// report has them, **the delay axis is a stand-in: the mean request round trip**, labelled
-/// as such everywhere it appears. To swap it, add the underline metric to `RunMetric.all`
-/// and point `delay` at it — nothing else changes (charts, tables and the `sweeps` table
-/// read the metric's name and label from here).
+/// The cost axis is cloud requests per 100 words; the delay axis is the time to confirm an
+/// underline (word finished to the cloud's verdict on its local underline). Charts, tables
+/// and the `sweeps` table read the metrics' names and labels from here.
 public enum TradeOff {
     /// The horizontal axis: what a policy costs.
     public static let cost = RunMetric.requestsPer100Words
     /// The vertical axis: how long the user waits for the cloud's verdict.
-    /// Stand-in until underline confirmation is recorded; see the type's documentation.
-    public static let delay = RunMetric.requestRoundTripMeanMs
-    /// Whether `delay` is a stand-in for the time to confirm an underline.
-    public static let delayIsStandIn = true
+    public static let delay = RunMetric.underlineVerdictMeanMs
+    /// Whether `delay` is a stand-in for the time to confirm an underline (it no longer is).
+    public static let delayIsStandIn = false
     /// The label of the delay axis, saying so when it is a stand-in.
     public static var delayLabel: String {
         delayIsStandIn ? "\(delay.label) — stand-in for time to confirm an underline" : delay.label
