@@ -116,7 +116,7 @@ public struct BatchSummary: Sendable, Equatable {
     /// The table `keysim run` prints.
     public func table() -> String {
         var table = TextTable(headers: ["latency (ms)", "count", "p50", "p95", "p99", "max", "budget", "over", "allowed"])
-        for row in latencies where row.summary.count > 0 || row.budget != nil {
+        for row in latencies where row.summary.count > 0 || row.metric == .key || row.metric == .suggestion {
             let s = row.summary
             let decimals = s.p50 >= 100 ? 0 : 2
             table.add([row.metric.rawValue, "\(s.count)", TextTable.fixed(s.p50, decimals), TextTable.fixed(s.p95, decimals),
