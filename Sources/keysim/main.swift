@@ -15,9 +15,10 @@ let commands: [(spec: CommandSpec, run: (ParsedArguments) throws -> Int32)] = [
 let toolHelp = """
 OVERVIEW: keysim — a deterministic discrete-event simulator of AI phone keyboards.
 
-Replays recorded keystroke traces against models of the keyboard's main thread, the
-debounce timers in front of a cloud checker and the network, checks the 10 ms key and
-200 ms suggestion budgets, and writes every measurement to a SQLite report.
+Replays recorded keystroke and audio traces against models of the keyboard extension's
+threads, the local checker, the debounce timers in front of a cloud LLM, the network, the
+underline protocol and the dictation pipeline; checks the 10 ms key, 200 ms suggestion and
+100 ms dictation budgets; and writes every measurement to a SQLite report.
 
 USAGE: keysim <command> [options]
 
