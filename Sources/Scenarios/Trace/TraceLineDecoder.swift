@@ -44,6 +44,8 @@ public struct TraceLineDecoder: Sendable {
     public private(set) var previousTime: SimTime?
 
     private var parser = JSONLineParser()
+    /// `Self.timeNanosMax`, kept here so the fast path reads no global per line.
+    private let nanosMax = TraceLineDecoder.timeNanosMax
     /// For each `Field`, the index of its member in `parser.members`, or -1.
     private var slots = [Int](repeating: -1, count: Field.allCases.count)
 
@@ -148,7 +150,7 @@ public struct TraceLineDecoder: Sendable {
         var i = 5
         // `count - 1` is the closing brace, so no scan below can run past the line.
         let last = count - 1
-        guard let nanos = FastBytes.milliseconds(base, &i, last) else { return nil }
+        guard let nanos = FastBytes.milliseconds(base, &i, last, max: nanosMax) else { return nil }
         let time = SimTime(nanoseconds: nanos)
         if let previousTime, time < previousTime { return nil }
         guard i + 9 <= last, raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) == FastBytes.commaType,
@@ -184,7 +186,7 @@ public struct TraceLineDecoder: Sendable {
         if i + 6 <= last, raw.loadUnaligned(fromByteOffset: i, as: UInt32.self) == FastBytes.commaQuoteUp,
            base[i + 4] == UInt8(ascii: "\""), base[i + 5] == UInt8(ascii: ":") {
             i += 6
-            guard let upNanos = FastBytes.milliseconds(base, &i, last), upNanos >= nanos else { return nil }
+            guard let upNanos = FastBytes.milliseconds(base, &i, last, max: nanosMax), upNanos >= nanos else { return nil }
             touchUp = SimTime(nanoseconds: upNanos)
         }
         var point: TouchPoint?
@@ -621,24 +623,16 @@ private enum WireType {
 /// Byte patterns and number scanners of `TraceLineDecoder.fastKeyEvent`.
 private enum FastBytes {
     /// Little-endian words of the fixed parts of a key line.
-    static let openT = word32("{\"t\"")
-    static let keyQuote = word32("key\"")
-    static let commaQuoteUp = word32(",\"up")
-    static let commaX = word32(",\"x\"")
-    static let commaY = word32(",\"y\"")
-    static let commaType = word64(",\"type\":")
-    static let commaText = word64(",\"text\":")
-    static let backspac = word64("backspac")
-
-    private static func word32(_ text: StaticString) -> UInt32 {
-        precondition(text.utf8CodeUnitCount == 4)
-        return UnsafeRawPointer(text.utf8Start).loadUnaligned(as: UInt32.self).littleEndian
-    }
-
-    private static func word64(_ text: StaticString) -> UInt64 {
-        precondition(text.utf8CodeUnitCount == 8)
-        return UnsafeRawPointer(text.utf8Start).loadUnaligned(as: UInt64.self).littleEndian
-    }
+    /// (Literals, not computed statics: a lazily initialised static costs a `swift_once`
+    /// check on every line. `TraceFastPathTests` would fail on a wrong one: the fast path would take no line.)
+    static var openT: UInt32 { (0x2274_227B as UInt32).littleEndian }             // {"t"
+    static var keyQuote: UInt32 { (0x2279_656B as UInt32).littleEndian }          // key"
+    static var commaQuoteUp: UInt32 { (0x7075_222C as UInt32).littleEndian }      // ,"up
+    static var commaX: UInt32 { (0x2278_222C as UInt32).littleEndian }            // ,"x"
+    static var commaY: UInt32 { (0x2279_222C as UInt32).littleEndian }            // ,"y"
+    static var commaType: UInt64 { (0x3A22_6570_7974_222C as UInt64).littleEndian } // ,"type":
+    static var commaText: UInt64 { (0x3A22_7478_6574_222C as UInt64).littleEndian } // ,"text":
+    static var backspac: UInt64 { (0x6361_7073_6B63_6162 as UInt64).littleEndian }  // backspac
 
     @inline(__always) static func digit(_ byte: UInt8) -> Int64? {
         let value = byte &- UInt8(ascii: "0")
@@ -651,7 +645,7 @@ private enum FastBytes {
     /// exponent, more digits, a leading zero) so that the general path decides. The byte at
     /// `last` is not a digit or `.`, which ends every scan.
     @inline(__always)
-    static func milliseconds(_ base: UnsafePointer<UInt8>, _ i: inout Int, _ last: Int) -> Int64? {
+    static func milliseconds(_ base: UnsafePointer<UInt8>, _ i: inout Int, _ last: Int, max: Int64) -> Int64? {
         var j = i
         guard var whole = digit(base[j]) else { return nil }
         j += 1
@@ -676,14 +670,32 @@ private enum FastBytes {
                 j += 1
             }
         }
-        guard j <= last, base[j] | 0x20 != UInt8(ascii: "e"), nanos <= TraceLineDecoder.timeNanosMax else { return nil }
+        guard j <= last, base[j] | 0x20 != UInt8(ascii: "e"), nanos <= max else { return nil }
         i = j
         return nanos
     }
 
-    /// Powers of ten that a `Double` holds exactly.
-    private static let powersOfTen: [Double] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-                                                1e12, 1e13, 1e14, 1e15]
+    /// 10^`n` for 0...15, all exact in a `Double`.
+    @inline(__always) private static func powerOfTen(_ n: Int) -> Double {
+        switch n {
+        case 0: 1e0
+        case 1: 1e1
+        case 2: 1e2
+        case 3: 1e3
+        case 4: 1e4
+        case 5: 1e5
+        case 6: 1e6
+        case 7: 1e7
+        case 8: 1e8
+        case 9: 1e9
+        case 10: 1e10
+        case 11: 1e11
+        case 12: 1e12
+        case 13: 1e13
+        case 14: 1e14
+        default: 1e15
+        }
+    }
 
     /// A plain decimal number at `i` (`-?(0|[1-9][0-9]*)(\.[0-9]+)?`, at most 15 digits in
     /// all, no exponent) as the same `Double` `JSONNumber.double` gives; `i` ends after it.
@@ -721,7 +733,7 @@ private enum FastBytes {
         // JSONNumber.double's fast path (which this mirrors, sign of zero included).
         guard digits <= 15, j <= last, base[j] | 0x20 != UInt8(ascii: "e") else { return nil }
         i = j
-        let magnitude = mantissa == 0 ? 0 : Double(mantissa) / powersOfTen[fractionDigits]
+        let magnitude = mantissa == 0 ? 0 : Double(mantissa) / powerOfTen(fractionDigits)
         return negative ? -magnitude : magnitude
     }
 }
