@@ -155,6 +155,7 @@ public struct KeyboardSimulation {
 
     /// Replays the trace to the end and until nothing is left pending, sending every
     /// observation to `sink`. Throws only what the trace source throws.
+    @_specialize(exported: false, kind: full, where Source == ArrayTraceSource, Sink == ObservationBuffer)
     public mutating func run<Source: TraceEventSource, Sink: ObservationSink>(
         _ source: inout Source, into sink: inout Sink
     ) throws -> ReplicationSummary {
