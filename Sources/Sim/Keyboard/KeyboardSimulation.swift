@@ -584,8 +584,7 @@ struct ContextTable<Value> {
 
     /// Removes and returns the value of a handle.
     mutating func remove(_ slot: Int32) -> Value {
-        let value = values[Int(slot)]!
-        values[Int(slot)] = nil
+        let value = values[Int(slot)].take()!
         free.append(slot)
         return value
     }

@@ -65,6 +65,24 @@ public struct TextBuffer: Sendable, Equatable {
         return true
     }
 
+    /// `Character.isWhitespace`, without a Unicode table look-up for ASCII.
+    @inline(__always) static func isWhitespace(_ character: Character) -> Bool {
+        if let byte = character.asciiValue { return isASCIIWhitespace(byte) }
+        return character.isWhitespace
+    }
+
+    /// `Character.isPunctuation` (general category P*), without a Unicode table look-up for ASCII.
+    @inline(__always) static func isPunctuation(_ character: Character) -> Bool {
+        if let byte = character.asciiValue {
+            switch byte {
+            case 0x21, 0x22, 0x23, 0x25, 0x26, 0x27, 0x28, 0x29, 0x2A, 0x2C, 0x2D, 0x2E, 0x2F,
+                 0x3A, 0x3B, 0x3F, 0x40, 0x5B, 0x5C, 0x5D, 0x5F, 0x7B, 0x7D: return true
+            default: return false
+            }
+        }
+        return character.isPunctuation
+    }
+
     @inline(__always) static func isASCIIWhitespace(_ byte: UInt8) -> Bool {
         byte == 0x20 || (byte >= 0x09 && byte <= 0x0D)
     }
@@ -214,7 +232,7 @@ public struct TextBuffer: Sendable, Equatable {
         let utf8 = text.utf8
         let start = utf8.index(utf8.startIndex, offsetBy: tokenStarts[ordinal])
         var end = ordinal + 1 < tokenStarts.count ? utf8.index(utf8.startIndex, offsetBy: tokenStarts[ordinal + 1]) : text.endIndex
-        while end > start, let previous = text[..<end].last, previous.isWhitespace { end = text.index(before: end) }
+        while end > start, let previous = text[..<end].last, Self.isWhitespace(previous) { end = text.index(before: end) }
         return (tokenStarts[ordinal], text[start..<end])
     }
 
@@ -223,8 +241,8 @@ public struct TextBuffer: Sendable, Equatable {
     public static func word(in token: Substring, tokenStart: Int) -> (start: Int, text: Substring) {
         var lower = token.startIndex
         var upper = token.endIndex
-        while lower < upper, token[lower].isPunctuation { lower = token.index(after: lower) }
-        while upper > lower, token[token.index(before: upper)].isPunctuation { upper = token.index(before: upper) }
+        while lower < upper, isPunctuation(token[lower]) { lower = token.index(after: lower) }
+        while upper > lower, isPunctuation(token[token.index(before: upper)]) { upper = token.index(before: upper) }
         let leading = token.utf8.distance(from: token.startIndex, to: lower)
         return (tokenStart + leading, token[lower..<upper])
     }
@@ -236,8 +254,8 @@ public struct TextBuffer: Sendable, Equatable {
         let lower = utf8.index(utf8.startIndex, offsetBy: start)
         let upper = utf8.index(lower, offsetBy: word.utf8.count)
         guard text[lower..<upper] == word else { return false }
-        if lower > text.startIndex, let before = text[..<lower].last, !(before.isWhitespace || before.isPunctuation) { return false }
-        if upper < text.endIndex, let after = text[upper...].first, !(after.isWhitespace || after.isPunctuation) { return false }
+        if lower > text.startIndex, let before = text[..<lower].last, !(Self.isWhitespace(before) || Self.isPunctuation(before)) { return false }
+        if upper < text.endIndex, let after = text[upper...].first, !(Self.isWhitespace(after) || Self.isPunctuation(after)) { return false }
         return true
     }
 }
