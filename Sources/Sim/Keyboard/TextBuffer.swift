@@ -292,6 +292,35 @@ public struct TextBuffer: Sendable, Equatable {
     public func hasWord(_ word: String, at start: Int) -> Bool {
         let utf8 = text.utf8
         guard start >= 0, start + word.utf8.count <= utf8.count else { return false }
+        // ASCII fast path: an ASCII word over ASCII text, its neighbours single-byte clusters.
+        // Anything else (nil) takes the Character path below.
+        let fast: Bool?? = utf8.withContiguousStorageIfAvailable { bytes -> Bool? in
+            var end = start
+            for byte in word.utf8 {
+                guard byte < 0x80, bytes[end] == byte else { return nil }
+                end += 1
+            }
+            if start > 0 {
+                let before = bytes[start - 1]
+                guard before < 0x80 else { return nil }
+                if start >= 2 {
+                    let previous = bytes[start - 2]
+                    guard previous < 0x80, !(previous == 0x0D && before == 0x0A) else { return nil }
+                }
+                if !(Self.isASCIIWhitespace(before) || Self.isASCIIPunctuationCategory(before)) { return false }
+            }
+            if end < bytes.count {
+                let after = bytes[end]
+                guard after < 0x80 else { return nil }
+                if end + 1 < bytes.count {
+                    let next = bytes[end + 1]
+                    guard next < 0x80, !(after == 0x0D && next == 0x0A) else { return nil }
+                }
+                if !(Self.isASCIIWhitespace(after) || Self.isASCIIPunctuationCategory(after)) { return false }
+            }
+            return true
+        }
+        if let fast, let result = fast { return result }
         let lower = utf8.index(utf8.startIndex, offsetBy: start)
         let upper = utf8.index(lower, offsetBy: word.utf8.count)
         guard text[lower..<upper] == word else { return false }
