@@ -92,6 +92,7 @@ public struct Executor: Sendable {
     /// Handles a wake. Returns `nil` for a stale wake (its task was preempted); otherwise the
     /// finished task's record and, if a queued task took the core, the next wake to schedule.
     /// - Complexity: O(log q)
+    @inline(__always)
     public mutating func complete(_ wake: CoreWake, now: SimTime) -> (record: TaskRecord, next: CoreWake?)? {
         guard generations[wake.core] == wake.generation, let current = running[wake.core] else { return nil }
         precondition(now == wake.time, "a wake must fire at its time")
@@ -128,6 +129,7 @@ public struct Executor: Sendable {
 
     // MARK: - Mechanics
 
+    @inline(__always)
     private mutating func start(_ item: Queued, on core: Int, now: SimTime) -> CoreWake {
         var item = item
         if item.firstStart == nil { item.firstStart = now }
@@ -186,6 +188,7 @@ public struct Executor: Sendable {
         readyCountMax = max(readyCountMax, ready.count)
     }
 
+    @inline(__always)
     private mutating func dequeue() -> Queued? {
         guard !ready.isEmpty else { return nil }
         let top = ready[0]

@@ -35,8 +35,6 @@ public struct ExecutorConfig: Sendable, Equatable {
 public struct ExecutorTask: Sendable, Equatable {
     /// Unique within the replication; assigned by the caller (models count their tasks).
     public var id: UInt64
-    /// What kind of work it is, as a model-defined code (for example `KeyboardTaskKind`).
-    public var kind: UInt16
     /// A model-defined reference (the key index, the text version…).
     public var tag: Int64
     /// Larger runs first under `.fixedPriority`.
@@ -48,6 +46,8 @@ public struct ExecutorTask: Sendable, Equatable {
     /// A model's handle for what the task is doing (an index into its own table), so the
     /// completion is matched without hashing.
     public var context: Int32
+    /// What kind of work it is, as a model-defined code (for example `KeyboardTaskKind`).
+    public var kind: UInt16
 
     /// Creates a task.
     public init(id: UInt64, kind: UInt16, tag: Int64 = 0, priority: Int = 0, deadline: SimTime? = nil, cost: SimDuration,

@@ -62,7 +62,16 @@ public enum KeyboardWork: String, Sendable, CaseIterable, Comparable {
     ]
 
     /// The executor task kind code.
-    public var code: UInt16 { UInt16(Self.allCases.firstIndex(of: self)! + 1) }
+    public var code: UInt16 {
+        // The position in `allCases`, plus one (kept in declaration order).
+        switch self {
+        case .key: 1
+        case .lookup: 2
+        case .rerank: 3
+        case .draw: 4
+        case .check: 5
+        }
+    }
 
     /// The work kind of an executor task kind code.
     public init?(code: UInt16) {

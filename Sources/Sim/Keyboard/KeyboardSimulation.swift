@@ -89,6 +89,9 @@ public struct KeyboardSimulation {
     private var acceptance: RandomStream
     private var channel: NetworkChannel
     private let streamPrefix: String
+    /// The name-independent part of every stream key, and the hash of "<prefix>cloud.verdict/".
+    private let verdictKeyBase: UInt64
+    private let verdictPrefixHash: UInt64
     private let seed: UInt64
     private let replication: Int
     private var text = TextBuffer()
@@ -122,6 +125,8 @@ public struct KeyboardSimulation {
         self.seed = seed
         self.replication = replication
         streamPrefix = "trace\(trace)/"
+        verdictKeyBase = RandomStream.streamKeyBase(seed: seed, replication: replication)
+        verdictPrefixHash = RandomStream.fnv1a64("trace\(trace)/cloud.verdict/")
         func stream(_ name: String) -> RandomStream {
             RandomStream(seed: seed, replication: replication, name: "trace\(trace)/\(name)")
         }
@@ -155,6 +160,7 @@ public struct KeyboardSimulation {
 
     /// Replays the trace to the end and until nothing is left pending, sending every
     /// observation to `sink`. Throws only what the trace source throws.
+    @_specialize(exported: false, kind: full, where Source == ArrayTraceSource, Sink == ObservationBuffer)
     public mutating func run<Source: TraceEventSource, Sink: ObservationSink>(
         _ source: inout Source, into sink: inout Sink
     ) throws -> ReplicationSummary {
@@ -253,7 +259,7 @@ public struct KeyboardSimulation {
 
     // MARK: - Tasks
 
-    private mutating func submit(_ kind: KeyboardWork, context: TaskContext, tag: Int64, deadline: SimTime? = nil) {
+    private mutating func submit(_ kind: KeyboardWork, context: consuming TaskContext, tag: Int64, deadline: SimTime? = nil) {
         let code = Int(kind.code)
         let id = nextTaskID
         nextTaskID += 1
@@ -503,7 +509,13 @@ public struct KeyboardSimulation {
                 continue
             }
             let truth = groundTruth(ordinal: ordinal, word: word)
-            var verdicts = RandomStream(seed: seed, replication: replication, name: "\(streamPrefix)cloud.verdict/\(ordinal)/\(word)")
+            // The stream "<prefix>cloud.verdict/<ordinal>/<word>", its key computed without building the name.
+            var verdicts = RandomStream(key: RandomStream.streamKey(base: verdictKeyBase, prefixHash: verdictPrefixHash,
+                                                                    number: ordinal, separator: 0x2F, suffix: word))
+            #if KEYSIM_INTERNAL_CHECKS
+            assert(verdicts.key == RandomStream.streamKey(seed: seed, replication: replication,
+                                                          name: "\(streamPrefix)cloud.verdict/\(ordinal)/\(word)"))
+            #endif
             let u = verdicts.nextDouble()
             let cloudFlags = truth.isError ? u < config.cloud.recall : u < config.cloud.falsePositiveRate
             if let chipID, let chip = chips[chipID], chip.start == start, chip.word == word {
@@ -572,7 +584,7 @@ struct ContextTable<Value> {
     var isEmpty: Bool { free.count == values.count }
 
     /// Stores a value and returns its handle.
-    mutating func insert(_ value: Value) -> Int32 {
+    mutating func insert(_ value: consuming Value) -> Int32 {
         if let slot = free.popLast() {
             values[Int(slot)] = value
             return slot
@@ -583,8 +595,7 @@ struct ContextTable<Value> {
 
     /// Removes and returns the value of a handle.
     mutating func remove(_ slot: Int32) -> Value {
-        let value = values[Int(slot)]!
-        values[Int(slot)] = nil
+        let value = values[Int(slot)].take()!
         free.append(slot)
         return value
     }

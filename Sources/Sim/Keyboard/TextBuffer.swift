@@ -65,6 +65,28 @@ public struct TextBuffer: Sendable, Equatable {
         return true
     }
 
+    /// `Character.isWhitespace`, without a Unicode table look-up for ASCII.
+    @inline(__always) static func isWhitespace(_ character: Character) -> Bool {
+        if let byte = character.asciiValue { return isASCIIWhitespace(byte) }
+        return character.isWhitespace
+    }
+
+    /// `Character.isPunctuation` (general category P*), without a Unicode table look-up for ASCII.
+    @inline(__always) static func isPunctuation(_ character: Character) -> Bool {
+        if let byte = character.asciiValue { return isASCIIPunctuationCategory(byte) }
+        return character.isPunctuation
+    }
+
+    /// Whether an ASCII character is in a Unicode punctuation category (P*), as
+    /// `Character.isPunctuation` says: `$ + < = > ^ ` | ~` are symbols, not punctuation.
+    @inline(__always) static func isASCIIPunctuationCategory(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x21, 0x22, 0x23, 0x25, 0x26, 0x27, 0x28, 0x29, 0x2A, 0x2C, 0x2D, 0x2E, 0x2F,
+             0x3A, 0x3B, 0x3F, 0x40, 0x5B, 0x5C, 0x5D, 0x5F, 0x7B, 0x7D: return true
+        default: return false
+        }
+    }
+
     @inline(__always) static func isASCIIWhitespace(_ byte: UInt8) -> Bool {
         byte == 0x20 || (byte >= 0x09 && byte <= 0x0D)
     }
@@ -214,17 +236,54 @@ public struct TextBuffer: Sendable, Equatable {
         let utf8 = text.utf8
         let start = utf8.index(utf8.startIndex, offsetBy: tokenStarts[ordinal])
         var end = ordinal + 1 < tokenStarts.count ? utf8.index(utf8.startIndex, offsetBy: tokenStarts[ordinal + 1]) : text.endIndex
-        while end > start, let previous = text[..<end].last, previous.isWhitespace { end = text.index(before: end) }
-        return (tokenStarts[ordinal], text[start..<end])
+        // ASCII fast path: while the cluster before `end` is one ASCII byte (the byte before it
+        // ASCII too, and not CR before LF), it is white space exactly when the byte is.
+        let startOffset = tokenStarts[ordinal]
+        let nextStart = ordinal + 1 < tokenStarts.count ? tokenStarts[ordinal + 1] : -1
+        let trimmed: Int?? = utf8.withContiguousStorageIfAvailable { bytes -> Int? in
+            var endOffset = nextStart >= 0 ? nextStart : bytes.count
+            while endOffset > startOffset {
+                let byte = bytes[endOffset - 1]
+                guard byte < 0x80 else { return nil }
+                if endOffset >= 2 {
+                    let before = bytes[endOffset - 2]
+                    guard before < 0x80, !(before == 0x0D && byte == 0x0A) else { return nil }
+                }
+                guard Self.isASCIIWhitespace(byte) else { break }
+                endOffset -= 1
+            }
+            return endOffset
+        }
+        if let trimmed, let endOffset = trimmed {
+            end = utf8.index(utf8.startIndex, offsetBy: endOffset)
+        } else {
+            while end > start, let previous = text[..<end].last, Self.isWhitespace(previous) { end = text.index(before: end) }
+        }
+        return (startOffset, text[start..<end])
     }
 
     /// The checkable word inside a token: the token without leading and trailing punctuation,
     /// and its UTF-8 start.
     public static func word(in token: Substring, tokenStart: Int) -> (start: Int, text: Substring) {
+        // ASCII fast path (no CR either): every byte is a character.
+        let bounds: (Int, Int)?? = token.utf8.withContiguousStorageIfAvailable { bytes -> (Int, Int)? in
+            for byte in bytes where byte >= 0x80 || byte == 0x0D { return nil }
+            var lower = 0
+            var upper = bytes.count
+            while lower < upper, isASCIIPunctuationCategory(bytes[lower]) { lower += 1 }
+            while upper > lower, isASCIIPunctuationCategory(bytes[upper - 1]) { upper -= 1 }
+            return (lower, upper)
+        }
+        if let bounds, let (lowerOffset, upperOffset) = bounds {
+            let utf8 = token.utf8
+            let lower = utf8.index(utf8.startIndex, offsetBy: lowerOffset)
+            let upper = utf8.index(lower, offsetBy: upperOffset - lowerOffset)
+            return (tokenStart + lowerOffset, token[lower..<upper])
+        }
         var lower = token.startIndex
         var upper = token.endIndex
-        while lower < upper, token[lower].isPunctuation { lower = token.index(after: lower) }
-        while upper > lower, token[token.index(before: upper)].isPunctuation { upper = token.index(before: upper) }
+        while lower < upper, isPunctuation(token[lower]) { lower = token.index(after: lower) }
+        while upper > lower, isPunctuation(token[token.index(before: upper)]) { upper = token.index(before: upper) }
         let leading = token.utf8.distance(from: token.startIndex, to: lower)
         return (tokenStart + leading, token[lower..<upper])
     }
@@ -233,11 +292,40 @@ public struct TextBuffer: Sendable, Equatable {
     public func hasWord(_ word: String, at start: Int) -> Bool {
         let utf8 = text.utf8
         guard start >= 0, start + word.utf8.count <= utf8.count else { return false }
+        // ASCII fast path: an ASCII word over ASCII text, its neighbours single-byte clusters.
+        // Anything else (nil) takes the Character path below.
+        let fast: Bool?? = utf8.withContiguousStorageIfAvailable { bytes -> Bool? in
+            var end = start
+            for byte in word.utf8 {
+                guard byte < 0x80, bytes[end] == byte else { return nil }
+                end += 1
+            }
+            if start > 0 {
+                let before = bytes[start - 1]
+                guard before < 0x80 else { return nil }
+                if start >= 2 {
+                    let previous = bytes[start - 2]
+                    guard previous < 0x80, !(previous == 0x0D && before == 0x0A) else { return nil }
+                }
+                if !(Self.isASCIIWhitespace(before) || Self.isASCIIPunctuationCategory(before)) { return false }
+            }
+            if end < bytes.count {
+                let after = bytes[end]
+                guard after < 0x80 else { return nil }
+                if end + 1 < bytes.count {
+                    let next = bytes[end + 1]
+                    guard next < 0x80, !(after == 0x0D && next == 0x0A) else { return nil }
+                }
+                if !(Self.isASCIIWhitespace(after) || Self.isASCIIPunctuationCategory(after)) { return false }
+            }
+            return true
+        }
+        if let fast, let result = fast { return result }
         let lower = utf8.index(utf8.startIndex, offsetBy: start)
         let upper = utf8.index(lower, offsetBy: word.utf8.count)
         guard text[lower..<upper] == word else { return false }
-        if lower > text.startIndex, let before = text[..<lower].last, !(before.isWhitespace || before.isPunctuation) { return false }
-        if upper < text.endIndex, let after = text[upper...].first, !(after.isWhitespace || after.isPunctuation) { return false }
+        if lower > text.startIndex, let before = text[..<lower].last, !(Self.isWhitespace(before) || Self.isPunctuation(before)) { return false }
+        if upper < text.endIndex, let after = text[upper...].first, !(Self.isWhitespace(after) || Self.isPunctuation(after)) { return false }
         return true
     }
 }

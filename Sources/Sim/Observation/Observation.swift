@@ -50,15 +50,22 @@ public struct ObservationBuffer: ObservationSink, Sendable {
     /// Creates an empty buffer.
     public init(keepsTasks: Bool = true) { self.keepsTasks = keepsTasks }
 
+    /// Appends to a list that grows fourfold rather than twofold: the bulky lists of a long
+    /// replay are copied fewer times as they grow (untouched capacity costs no memory).
+    @inline(__always) private static func append<Element>(_ element: Element, to list: inout [Element]) {
+        if list.count == list.capacity { list.reserveCapacity(Swift.max(1024, list.capacity &* 4)) }
+        list.append(element)
+    }
+
     /// Appends the record to its list.
     public mutating func record(_ observation: Observation) {
         switch observation {
-        case .key(let key): keys.append(key)
-        case .suggestion(let suggestion): suggestions.append(suggestion)
+        case .key(let key): Self.append(key, to: &keys)
+        case .suggestion(let suggestion): Self.append(suggestion, to: &suggestions)
         case .underline(let underline): underlines.append(underline)
         case .request(let request): requests.append(request)
         case .fix(let fix): fixes.append(fix)
-        case .task(let task): if keepsTasks { tasks.append(task) }
+        case .task(let task): if keepsTasks { Self.append(task, to: &tasks) }
         case .dictation(.dictation(let record)): dictations.append(record)
         case .dictation(.session(let record)): dictationSessions.append(record)
         }

@@ -33,6 +33,48 @@ extension RandomStream {
         return SplitMix64.mix(SplitMix64.mix(parent ^ derivationTag) ^ fnv1a64(name))
     }
 
+    /// The key of stream `prefix + String(number) + separator + suffix`, as
+    /// `streamKey(seed:replication:name:)` computes it, without building the name: `base` is
+    /// `mix(mix(seed) ^ replication)` and `prefixHash` is `fnv1a64(prefix)`.
+    static func streamKey(base: UInt64, prefixHash: UInt64, number: Int, separator: UInt8, suffix: String) -> UInt64 {
+        var hash = prefixHash
+        if number >= 0 {
+            var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                         UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            var count = 0
+            var value = number
+            withUnsafeMutableBytes(of: &digits) { buffer in
+                repeat {
+                    buffer[count] = UInt8(truncatingIfNeeded: 0x30 + value % 10)
+                    value /= 10
+                    count += 1
+                } while value > 0
+                for index in stride(from: count - 1, through: 0, by: -1) {
+                    hash ^= UInt64(buffer[index])
+                    hash &*= 0x0000_0100_0000_01B3
+                }
+            }
+        } else {
+            for byte in String(number).utf8 {
+                hash ^= UInt64(byte)
+                hash &*= 0x0000_0100_0000_01B3
+            }
+        }
+        hash ^= UInt64(separator)
+        hash &*= 0x0000_0100_0000_01B3
+        for byte in suffix.utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01B3
+        }
+        return SplitMix64.mix(base ^ hash)
+    }
+
+    /// `mix(mix(seed) ^ replication)`: the part of a stream key that does not depend on the name.
+    static func streamKeyBase(seed: UInt64, replication: Int) -> UInt64 {
+        SplitMix64.mix(SplitMix64.mix(seed) ^ UInt64(bitPattern: Int64(replication)))
+    }
+
     /// The 64-bit FNV-1a hash of the UTF-8 bytes of `text` (offset basis 0xcbf29ce484222325,
     /// prime 0x100000001b3), fixed forever unlike the standard library's per-process hashing.
     /// - Complexity: O(text.utf8.count)
