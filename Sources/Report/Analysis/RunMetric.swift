@@ -37,14 +37,7 @@ extension RunMetric {
     public static let keyLatencyP99Ms = RunMetric(
         name: "key_latency_p99_ms", label: "key latency, p99 (ms)", unit: "ms", lowerIsBetter: true,
         description: "Nearest-rank 99th percentile of the run's touch-to-inserted latencies.",
-        sql: """
-        SELECT run_id, MAX(CASE WHEN rank = (99 * n + 99) / 100 THEN latency_ns END) / 1e6 FROM (
-            SELECT k.run_id, k.latency_ns,
-                   ROW_NUMBER() OVER (PARTITION BY k.run_id ORDER BY k.latency_ns) AS rank,
-                   COUNT(*) OVER (PARTITION BY k.run_id) AS n
-            FROM keys k JOIN runs r USING (run_id) WHERE r.batch_id = :batch
-        ) GROUP BY run_id
-        """)
+        sql: nearestRankSQL(percent: 99, table: "keys"))
 
     /// Share of the run's keys over the key budget.
     public static let keyShareOverBudget = RunMetric(
@@ -98,14 +91,7 @@ extension RunMetric {
     public static let suggestionLatencyP95Ms = RunMetric(
         name: "suggestion_latency_p95_ms", label: "suggestion latency, p95 (ms)", unit: "ms", lowerIsBetter: true,
         description: "Nearest-rank 95th percentile of touch-to-suggestions-shown latencies.",
-        sql: """
-        SELECT run_id, MAX(CASE WHEN rank = (95 * n + 99) / 100 THEN latency_ns END) / 1e6 FROM (
-            SELECT s.run_id, s.latency_ns,
-                   ROW_NUMBER() OVER (PARTITION BY s.run_id ORDER BY s.latency_ns) AS rank,
-                   COUNT(*) OVER (PARTITION BY s.run_id) AS n
-            FROM suggestions s JOIN runs r USING (run_id) WHERE r.batch_id = :batch AND s.outcome = 'shown'
-        ) GROUP BY run_id
-        """)
+        sql: nearestRankSQL(percent: 95, table: "suggestions", filter: "t.outcome = 'shown'"))
 
     /// Underlines retracted within the flicker window, per 100 words.
     public static let flickersPer100Words = RunMetric(
@@ -142,6 +128,19 @@ extension RunMetric {
         SELECT s.run_id, 1.0 * SUM(s.mic_on_ns) / SUM(s.dictated_ns) FROM dictation_sessions s JOIN runs r USING (run_id)
         WHERE r.batch_id = :batch GROUP BY s.run_id HAVING SUM(s.dictated_ns) > 0
         """)
+
+    /// A per-run nearest-rank percentile (milliseconds) of `latency_ns` in `table`, for the
+    /// runs of `:batch`, optionally filtered on the table's rows (aliased `t`).
+    static func nearestRankSQL(percent: Int, table: String, filter: String? = nil) -> String {
+        """
+        SELECT run_id, MAX(CASE WHEN rank = (\(percent) * n + 99) / 100 THEN latency_ns END) / 1e6 FROM (
+            SELECT t.run_id, t.latency_ns,
+                   ROW_NUMBER() OVER (PARTITION BY t.run_id ORDER BY t.latency_ns) AS rank,
+                   COUNT(*) OVER (PARTITION BY t.run_id) AS n
+            FROM \(table) t JOIN runs r USING (run_id) WHERE r.batch_id = :batch\(filter.map { " AND \($0)" } ?? "")
+        ) GROUP BY run_id
+        """
+    }
 
     /// Every metric, in the order tables show them. A metric added here is computed for
     /// every batch written from then on and shows up in comparisons without other changes.

@@ -37,13 +37,11 @@ public struct DebounceDecision: Sendable, Equatable {
     public var sendNow: RequestTrigger?
     /// Arm (or re-arm) the timer for this time and trigger; `nil` leaves it as it is.
     public var arm: (time: SimTime, trigger: RequestTrigger)?
-    /// Disarm the timer.
-    public var disarm = false
 
     static let nothing = DebounceDecision(sendNow: nil, arm: nil)
 
     public static func == (a: DebounceDecision, b: DebounceDecision) -> Bool {
-        a.sendNow == b.sendNow && a.arm?.time == b.arm?.time && a.arm?.trigger == b.arm?.trigger && a.disarm == b.disarm
+        a.sendNow == b.sendNow && a.arm?.time == b.arm?.time && a.arm?.trigger == b.arm?.trigger
     }
 }
 

@@ -76,6 +76,9 @@ public struct KeyboardSimulation {
         var done = false
     }
 
+    /// Suggestion work that a newer edit makes stale while it is still queued.
+    private static let suggestionQueueWork: [KeyboardWork] = [.lookup, .rerank]
+
     /// The configuration.
     public let config: KeyboardConfig
     private var engine = Engine<Event>()
@@ -319,7 +322,7 @@ public struct KeyboardSimulation {
     /// Everything an edit sets off: suggestions, the local check of a finished word, the debounce.
     private mutating func afterEdit<Sink: ObservationSink>(keyIndex: Int, touch: SimTime, into sink: inout Sink) {
         if config.coalesceStaleSuggestions {
-            for kind in [KeyboardWork.lookup, .rerank] {
+            for kind in Self.suggestionQueueWork {
                 let thread = threadOf[Int(kind.code)]
                 let cancelled = threads[thread].cancelQueued(now: engine.now) { $0.kind == kind.code && $0.tag < Int64(text.version) }
                 for record in cancelled {
@@ -346,7 +349,6 @@ public struct KeyboardSimulation {
         let decision = debouncer.edit(at: engine.now, endsSentence: text.endsSentence, endedSentence: text.justEndedSentence,
                                       endedWord: text.endsWord)
         if let (time, trigger) = decision.arm { debounceTimer.arm(.debounceFired(trigger), at: time, in: &engine) }
-        if decision.disarm { debounceTimer.cancel(in: &engine) }
         if let trigger = decision.sendNow { sendRequestIfChanged(trigger) }
     }
 

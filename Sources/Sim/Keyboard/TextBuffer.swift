@@ -95,10 +95,6 @@ public struct TextBuffer: Sendable, Equatable {
         (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
     }
 
-    @inline(__always) static func isASCIIPunctuation(_ byte: UInt8) -> Bool {
-        (byte >= 0x21 && byte <= 0x2F) || (byte >= 0x3A && byte <= 0x40) || (byte >= 0x5B && byte <= 0x60) || (byte >= 0x7B && byte <= 0x7E)
-    }
-
     /// The last two bytes when both are ASCII (then they are the last two characters).
     private var lastTwoASCII: (UInt8, UInt8)? {
         let utf8 = text.utf8
@@ -200,7 +196,7 @@ public struct TextBuffer: Sendable, Equatable {
     /// a letter or digit.
     public var endsWord: Bool {
         if let (beforeLast, last) = lastTwoASCII {
-            return (Self.isASCIIWhitespace(last) || Self.isASCIIPunctuation(last)) && Self.isASCIIAlphanumeric(beforeLast)
+            return (Self.isASCIIWhitespace(last) || Self.isASCIIPunctuationCategory(last)) && Self.isASCIIAlphanumeric(beforeLast)
         }
         guard let last = text.last, last.isWhitespace || last.isPunctuation else { return false }
         guard let beforeLast = characterBeforeLast else { return false }
