@@ -137,6 +137,31 @@ final class ReportFileTests: XCTestCase {
             XCTAssertEqual(try database.query("SELECT COUNT(*), COUNT(b), SUM(c), COUNT(d) FROM t"), [[100, 50, .real(1237.5), 34]])
         }
     }
+
+    func testStaticTextsBindWithoutCopiesAndSurviveReuse() throws {
+        let database = try Database(path: ":memory:")
+        try database.execute("CREATE TABLE t(a INTEGER, label TEXT)")
+        let labels = StaticTexts(["key", "", "rerank", "émoji 🙂"])
+        XCTAssertEqual(labels.count, 4)
+        var insert = try BulkInsert(database, table: "t", columns: ["a", "label"], rowsPerStatement: 8)
+        for i in 0..<21 {
+            try insert.add(i)
+            try insert.add(labels, i % labels.count)
+            try insert.endRow()
+        }
+        try insert.finish()
+        XCTAssertEqual(try database.query("SELECT label, COUNT(*) FROM t GROUP BY label ORDER BY label"),
+                       [[.text(""), 5], [.text("key"), 6], [.text("rerank"), 5], [.text("émoji 🙂"), 5]])
+    }
+
+    func testNewReportsUseLargePagesAndWAL() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("keysim-pages-\(UUID().uuidString).sqlite").path
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let store = try ReportStore(path: path)
+        XCTAssertEqual(try store.database.query("PRAGMA page_size"), [[.integer(Int64(ReportStore.pageSize))]])
+        XCTAssertEqual(try store.database.query("PRAGMA journal_mode"), [[.text("wal")]])
+        XCTAssertEqual(try store.database.query("PRAGMA synchronous"), [[0]], "reports are not synced (see docs/report-schema.md)")
+    }
 }
 
 /// Errors gathered from several threads.

@@ -68,6 +68,10 @@ struct BulkInsert {
     @inline(__always) mutating func add(_ value: Double) throws(SQLiteError) { try statement.bind(value, at: nextParameter()) }
     /// Adds text, or `NULL` for `nil`, to the current row.
     @inline(__always) mutating func add(_ value: String?) throws(SQLiteError) { try statement.bind(value, at: nextParameter()) }
+    /// Adds one of a table of fixed strings to the current row, bound without a copy.
+    @inline(__always) mutating func add(_ texts: StaticTexts, _ ordinal: Int) throws(SQLiteError) {
+        try statement.bind(texts, ordinal, at: nextParameter())
+    }
     /// Adds an integer, or `NULL` for `nil`, to the current row.
     @inline(__always) mutating func add(_ value: Int64?) throws(SQLiteError) {
         let index = nextParameter()
@@ -93,8 +97,11 @@ struct BulkInsert {
         precondition(column == 0, "unfinished row of \(table)")
         guard row > 0 else { return }
         // Rows past the last one still hold the previous group's values: a NULL first
-        // column makes the statement skip them.
-        for unused in row..<rowsPerStatement { try statement.bindNull(at: unused * columnCount + 1) }
+        // column makes the statement skip them, and NULL elsewhere drops any reference to
+        // bytes bound without a copy.
+        for unused in row..<rowsPerStatement {
+            for column in 1...columnCount { try statement.bindNull(at: unused * columnCount + column) }
+        }
         row = 0
         try statement.step()
         statement.reset()

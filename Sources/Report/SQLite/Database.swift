@@ -47,6 +47,7 @@ public final class Database {
     public init(path: String, readOnly: Bool = false, busyTimeoutMs: Int = 5000, create: Bool = true) throws(SQLiteError) {
         precondition(busyTimeoutMs >= 0 && busyTimeoutMs <= Self.busyTimeoutMsMax,
                      "busy timeout \(busyTimeoutMs) ms is outside 0...\(Self.busyTimeoutMsMax)")
+        _ = Self.configureOnce
         var flags = SQLITE_OPEN_NOMUTEX
         flags |= readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0))
         var opened: OpaquePointer?
@@ -65,6 +66,12 @@ public final class Database {
         sqlite3_extended_result_codes(opened, 1)
         sqlite3_busy_timeout(opened, Int32(busyTimeoutMs))
     }
+
+    /// Process-wide SQLite settings, applied before the first connection opens: memory
+    /// statistics off (keysim never reads them, and they cost a global lock per allocation).
+    private static let configureOnce: Void = {
+        _ = keysim_sqlite_disable_memory_statistics()
+    }()
 
     deinit {
         // close_v2 defers the real close until every statement is finalized; statements hold
@@ -221,17 +228,30 @@ public final class Database {
     /// The number of rows changed since the connection was opened.
     public var totalChanges: Int { Int(sqlite3_total_changes64(handle)) }
 
-    /// Switches the database to write-ahead logging with `synchronous=NORMAL`.
+    /// How hard a WAL connection works to survive the machine (not the process) going down.
+    public enum Durability: Sendable {
+        /// `synchronous=NORMAL`: syncs at checkpoints; a power loss may drop the last
+        /// transactions but never corrupts the file.
+        case powerLossSafe
+        /// `synchronous=OFF`: never syncs. A killed or crashed process still leaves every
+        /// committed transaction and no partial one (the operating system holds the writes);
+        /// only an operating-system crash or power loss before the kernel writes them back
+        /// can damage the file. For files that can be made again, such as simulation reports.
+        case processCrashSafe
+
+        var pragma: String { self == .powerLossSafe ? "NORMAL" : "OFF" }
+    }
+
+    /// Switches the database to write-ahead logging, with `durability` for this connection.
     ///
-    /// WAL lets readers proceed while one writer writes, and `NORMAL` syncs only at
-    /// checkpoints: a power loss may drop the last transactions but never corrupts the file.
-    /// The mode is stored in the file and persists for later connections.
+    /// WAL lets readers proceed while one writer writes. The journal mode is stored in the
+    /// file and persists for later connections; `synchronous` is per connection.
     /// - Returns: `true` when WAL is in effect; `false` for an in-memory database, which
     ///   cannot use WAL and keeps its own journal.
     /// - Throws: `SQLiteError` if a file database refuses WAL (for example when opened
     ///   read-only on a file that is not already in WAL mode).
     @discardableResult
-    public func enableWAL() throws(SQLiteError) -> Bool {
+    public func enableWAL(durability: Durability = .powerLossSafe) throws(SQLiteError) -> Bool {
         let mode = try query("PRAGMA journal_mode=WAL").first?.first
         guard case .text(let modeName) = mode, modeName.lowercased() == "wal" else {
             if isInMemory { return false }
@@ -239,7 +259,7 @@ public final class Database {
                               message: "could not switch to WAL; journal mode is \(mode.map(String.init(describing:)) ?? "unknown")",
                               sql: "PRAGMA journal_mode=WAL", path: path)
         }
-        try execute("PRAGMA synchronous=NORMAL")
+        try execute("PRAGMA synchronous=\(durability.pragma)")
         return true
     }
 

@@ -125,6 +125,14 @@ public final class Statement {
         try check(bindTextBytes(utf8, at: index), binding: index)
     }
 
+    /// Binds one of `texts` to the 1-based parameter `index` without copying it: the table
+    /// owns the bytes and outlives the statement's use of them.
+    @inline(__always)
+    public func bind(_ texts: StaticTexts, _ ordinal: Int, at index: Int32) throws(SQLiteError) {
+        let (base, length) = texts.bytes(ordinal)
+        try check(sqlite3_bind_text(handle, index, base, length, keysim_sqlite_static()), binding: index)
+    }
+
     /// Binds bytes as a blob to the 1-based parameter `index`. An empty array binds an empty
     /// blob, not `NULL`.
     public func bind(_ bytes: [UInt8], at index: Int32) throws(SQLiteError) {

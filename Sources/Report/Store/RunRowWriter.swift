@@ -17,6 +17,13 @@ struct RunRowWriter {
     let violation: Statement
     let dictation: Statement
     let session: Statement
+    /// Labels bound millions of times, held once: edit kinds, suggestion outcomes, work
+    /// kinds by code (index 0 and unknown codes are bound as text the slow way).
+    let editLabels = StaticTexts(EditKind.allCases.map(\.rawValue))
+    let outcomeLabels = StaticTexts(SuggestionOutcome.allCases.map(\.rawValue))
+    let workLabels = StaticTexts(["kind-0"] + KeyboardWork.allCases.map(\.rawValue))
+    /// Thread names of the scenario written last; kept while statements may still hold them.
+    var threadLabels = StaticTexts([])
 
     init(_ database: Database) throws {
         self.database = database
@@ -71,13 +78,15 @@ struct RunRowWriter {
         ])
         let runID = database.lastInsertRowID
         let observations = result.observations
+        let threadNames = scenario.keyboard.threads.map(\.name)
+        if threadLabels.strings != threadNames { threadLabels = StaticTexts(threadNames) }
         for busy in summary.threadBusy {
             try thread.execute([.integer(runID), .text(busy.name), .integer(busy.busy.nanoseconds)])
         }
         for k in observations.keys {
             try keyRows.add(runID)
             try keyRows.add(k.index)
-            try keyRows.add(k.edit.rawValue)
+            try keyRows.add(editLabels, EditKind.allCases.firstIndex(of: k.edit)!)
             try keyRows.add(k.touch.nanoseconds)
             try keyRows.add(k.start.nanoseconds)
             try keyRows.add(k.inserted.nanoseconds)
@@ -93,7 +102,7 @@ struct RunRowWriter {
             try suggestionRows.add(s.touch.nanoseconds)
             try suggestionRows.add(s.end.nanoseconds)
             try suggestionRows.add(s.latency.nanoseconds)
-            try suggestionRows.add(s.outcome.rawValue)
+            try suggestionRows.add(outcomeLabels, SuggestionOutcome.allCases.firstIndex(of: s.outcome)!)
             try suggestionRows.add(s.tooLate)
             try suggestionRows.add(s.waited.nanoseconds)
             try suggestionRows.add(s.ran.nanoseconds)
@@ -127,9 +136,13 @@ struct RunRowWriter {
             let r = t.record
             try taskRows.add(runID)
             try taskRows.add(seq)
-            try taskRows.add(scenario.keyboard.threads[t.thread].name)
+            try taskRows.add(threadLabels, t.thread)
             try taskRows.add(Int64(r.task.id))
-            try taskRows.add(KeyboardWork(code: r.task.kind)?.rawValue ?? "kind-\(r.task.kind)")
+            if Int(r.task.kind) < workLabels.count {
+                try taskRows.add(workLabels, Int(r.task.kind))
+            } else {
+                try taskRows.add("kind-\(r.task.kind)")
+            }
             try taskRows.add(r.task.tag)
             try taskRows.add(r.release.nanoseconds)
             try taskRows.add(r.start.nanoseconds)
