@@ -7,8 +7,11 @@
 /// retracts the underlines and adds its own findings. Everything measured goes to the sink.
 /// `docs/models.md` describes the model and every parameter.
 public struct KeyboardSimulation {
+    /// What the engine schedules. Every payload is plain data (no strings, no references),
+    /// so the queue moves events by copying bytes: the trace event due is held aside in
+    /// `pendingTrace`, the text of an edit in `texts`.
     enum Event {
-        case trace(TraceEvent)
+        case trace
         case taskDone(thread: Int, CoreWake)
         case debounceFired(RequestTrigger)
         case attemptEnded(attempt: Int)
@@ -18,12 +21,31 @@ public struct KeyboardSimulation {
         case dictation(DictationEvent)
     }
 
-    /// What a task is doing, so its completion can be handled.
+    /// What a task is doing, so its completion can be handled. Plain data, like `Event`.
     enum TaskContext {
-        case key(index: Int, kind: TraceEvent.Kind, touch: SimTime, ahead: QueueSnapshot)
+        case key(index: Int, edit: PendingEdit, touch: SimTime, ahead: QueueSnapshot)
         case suggestion(stage: KeyboardWork, SuggestionJob)
         case check(WordCheck)
         case drawChip(chip: Int)
+    }
+
+    /// The edit a key task lands when it finishes. Text other than one ASCII character is
+    /// held in `texts` under `slot`.
+    enum PendingEdit {
+        case insertASCII(UInt8)
+        case insert(slot: Int32)
+        case delete
+        case paste(slot: Int32)
+        case suggestion(slot: Int32)
+
+        var kind: EditKind {
+            switch self {
+            case .insertASCII, .insert: .insert
+            case .delete: .delete
+            case .paste: .paste
+            case .suggestion: .suggestion
+            }
+        }
     }
 
     struct SuggestionJob {
@@ -36,7 +58,8 @@ public struct KeyboardSimulation {
 
     struct WordCheck {
         var ordinal: Int
-        var word: String
+        /// The word's text, in `texts`.
+        var word: Int32
         var start: Int
         var finished: SimTime
     }
@@ -106,6 +129,10 @@ public struct KeyboardSimulation {
     private var debouncer: Debouncer
     private var debounceTimer = SimTimer()
     private var contexts = ContextTable<TaskContext>()
+    /// Text carried by pending edits and checks, found again by slot.
+    private var texts = ContextTable<String>()
+    /// The trace event the `.trace` event in the queue stands for.
+    private var pendingTrace: TraceEvent?
     private var nextTaskID: UInt64 = 0
     private var editCount = 0
     private var chips: [Int: Chip] = [:]
@@ -167,15 +194,20 @@ public struct KeyboardSimulation {
     public mutating func run<Source: TraceEventSource, Sink: ObservationSink>(
         _ source: inout Source, into sink: inout Sink
     ) throws -> ReplicationSummary {
-        if let first = try source.next() { engine.schedule(.trace(first), at: first.time) }
+        if let first = try source.next() {
+            pendingTrace = first
+            engine.schedule(.trace, at: first.time)
+        }
         while let event = engine.next() {
             switch event {
-            case .trace(let traceEvent):
+            case .trace:
                 // Only the next trace event is ever pending: memory stays flat for any length.
+                let traceEvent = pendingTrace.take()!
                 let following = try source.next()
                 if let following {
                     precondition(following.time >= traceEvent.time, "trace sources deliver events in time order")
-                    engine.schedule(.trace(following), at: following.time)
+                    pendingTrace = following
+                    engine.schedule(.trace, at: following.time)
                 }
                 try handle(traceEvent, into: &sink)
                 if following == nil {
@@ -199,7 +231,7 @@ public struct KeyboardSimulation {
             }
         }
         for id in chips.keys.sorted() { closeChip(id, outcome: .open, into: &sink) }
-        precondition(threads.allSatisfy(\.isIdle) && contexts.isEmpty && requests.isEmpty && dictation.isIdle,
+        precondition(threads.allSatisfy(\.isIdle) && contexts.isEmpty && texts.isEmpty && requests.isEmpty && dictation.isIdle,
                      "work left behind at the end of the replication")
         return ReplicationSummary(endTime: engine.now, eventsProcessed: engine.eventsProcessed, edits: editCount,
                                   requests: nextRequestID, words: text.wordCount, characters: text.count,
@@ -214,7 +246,7 @@ public struct KeyboardSimulation {
         case .key, .backspace, .paste, .suggestionPicked:
             let thread = threadOf[Int(KeyboardWork.key.code)]
             let ahead = snapshot(thread)
-            submit(.key, context: .key(index: editCount, kind: event.kind, touch: event.time, ahead: ahead),
+            submit(.key, context: .key(index: editCount, edit: pendingEdit(event.kind), touch: event.time, ahead: ahead),
                    tag: Int64(editCount), deadline: config.budget(for: .key).map { event.time + $0.limit })
             editCount += 1
         case .network(let condition):
@@ -281,9 +313,9 @@ public struct KeyboardSimulation {
         sink.record(.task(TaskObservation(thread: thread, record: record)))
         let context = contexts.remove(record.task.context)
         switch context {
-        case .key(let index, let kind, let touch, let ahead):
-            landEdit(kind)
-            sink.record(.key(KeyObservation(index: index, edit: Self.editKind(kind), touch: touch, start: record.start,
+        case .key(let index, let edit, let touch, let ahead):
+            landEdit(edit)
+            sink.record(.key(KeyObservation(index: index, edit: edit.kind, touch: touch, start: record.start,
                                             inserted: engine.now, ahead: ahead)))
             afterEdit(keyIndex: index, touch: touch, into: &sink)
         case .suggestion(let stage, var job):
@@ -300,22 +332,26 @@ public struct KeyboardSimulation {
         }
     }
 
-    private static func editKind(_ kind: TraceEvent.Kind) -> EditKind {
+    /// The edit of a key, paste or picked suggestion, its text put aside until it lands.
+    private mutating func pendingEdit(_ kind: TraceEvent.Kind) -> PendingEdit {
         switch kind {
-        case .backspace: .delete
-        case .paste: .paste
-        case .suggestionPicked: .suggestion
-        default: .insert
+        case .key(let inserted, _, _):
+            if inserted.utf8.count == 1, let byte = inserted.utf8.first, byte < 0x80 { return .insertASCII(byte) }
+            return .insert(slot: texts.insert(inserted))
+        case .backspace: return .delete
+        case .paste(let pasted): return .paste(slot: texts.insert(pasted))
+        case .suggestionPicked(let word): return .suggestion(slot: texts.insert(word))
+        default: preconditionFailure("only edits become key tasks")
         }
     }
 
-    private mutating func landEdit(_ kind: TraceEvent.Kind) {
-        switch kind {
-        case .key(let inserted, _, _): text.insert(inserted)
-        case .backspace: text.deleteBackward()
-        case .paste(let pasted): text.insert(pasted)
-        case .suggestionPicked(let word): text.replaceCurrentWord(with: word)
-        default: preconditionFailure("only edits become key tasks")
+    private mutating func landEdit(_ edit: PendingEdit) {
+        switch edit {
+        case .insertASCII(let byte): text.insert(TextBuffer.asciiStrings[Int(byte)])
+        case .insert(let slot): text.insert(texts.remove(slot))
+        case .delete: text.deleteBackward()
+        case .paste(let slot): text.insert(texts.remove(slot))
+        case .suggestion(let slot): text.replaceCurrentWord(with: texts.remove(slot))
         }
     }
 
@@ -338,7 +374,7 @@ public struct KeyboardSimulation {
         if text.endsToken, let token = text.token(text.wordCount - 1) {
             let word = TextBuffer.word(in: token.text, tokenStart: token.start)
             if !word.text.isEmpty {
-                submit(.check, context: .check(WordCheck(ordinal: text.wordCount - 1, word: String(word.text), start: word.start,
+                submit(.check, context: .check(WordCheck(ordinal: text.wordCount - 1, word: texts.insert(String(word.text)), start: word.start,
                                                          finished: touch)), tag: Int64(text.wordCount - 1))
             }
         }
@@ -377,15 +413,16 @@ public struct KeyboardSimulation {
     // MARK: - Local checker and underlines
 
     private mutating func finishCheck(_ check: WordCheck) {
-        guard text.hasWord(check.word, at: check.start) else { counters.checksOfVanishedWords += 1; return }
-        let truth = groundTruth(ordinal: check.ordinal, word: check.word)
+        let word = texts.remove(check.word)
+        guard text.hasWord(word, at: check.start) else { counters.checksOfVanishedWords += 1; return }
+        let truth = groundTruth(ordinal: check.ordinal, word: word)
         let u = checkerVerdicts.nextDouble()
         let flagged = truth.isError ? u < config.checker.recall : u < config.checker.falsePositiveRate
         guard flagged else { return }
         let id = nextChipID
         nextChipID += 1
         if let previous = chipByOrdinal[check.ordinal], chips[previous]?.open == true { counters.reflaggedWords += 1 }
-        chips[id] = Chip(id: id, ordinal: check.ordinal, word: check.word, start: check.start, fix: truth.fix, origin: .local,
+        chips[id] = Chip(id: id, ordinal: check.ordinal, word: word, start: check.start, fix: truth.fix, origin: .local,
                          trueError: truth.isError, finished: check.finished)
         chipByOrdinal[check.ordinal] = id
         if config.underlines.speculative { submit(.draw, context: .drawChip(chip: id), tag: Int64(id)) }

@@ -65,6 +65,10 @@ public struct TextBuffer: Sendable, Equatable {
         return true
     }
 
+    /// The one-character strings of the 128 ASCII bytes, made once: a replayed key types
+    /// one of these rather than a string of its own.
+    static let asciiStrings: [String] = (0..<128).map { String(UnicodeScalar(UInt8($0))) }
+
     /// `Character.isWhitespace`, without a Unicode table look-up for ASCII.
     @inline(__always) static func isWhitespace(_ character: Character) -> Bool {
         if let byte = character.asciiValue { return isASCIIWhitespace(byte) }
@@ -97,12 +101,15 @@ public struct TextBuffer: Sendable, Equatable {
 
     /// The last two bytes when both are ASCII (then they are the last two characters).
     private var lastTwoASCII: (UInt8, UInt8)? {
-        let utf8 = text.utf8
-        guard utf8.count >= 2 else { return nil }
-        let last = utf8[utf8.index(before: utf8.endIndex)]
-        let beforeLast = utf8[utf8.index(utf8.endIndex, offsetBy: -2)]
-        guard last < 0x80, beforeLast < 0x80, !(beforeLast == 0x0D && last == 0x0A) else { return nil }
-        return (beforeLast, last)
+        func lastTwo(_ bytes: UnsafeBufferPointer<UInt8>) -> (UInt8, UInt8)? {
+            guard bytes.count >= 2 else { return nil }
+            let last = bytes[bytes.count - 1], beforeLast = bytes[bytes.count - 2]
+            guard last < 0x80, beforeLast < 0x80, !(beforeLast == 0x0D && last == 0x0A) else { return nil }
+            return (beforeLast, last)
+        }
+        if let pair = text.utf8.withContiguousStorageIfAvailable(lastTwo) { return pair }
+        var copy = text
+        return copy.withUTF8(lastTwo)
     }
 
     /// Whether the last character is white space right after a non-space: a token just ended.
