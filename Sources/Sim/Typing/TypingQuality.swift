@@ -12,7 +12,7 @@ public struct TypingConfig: Sendable, Equatable {
 
     /// The default lift, calibrated on the bundled English traces so that the re-ranker moves
     /// keystroke savings and word prediction rate the way the seed reports (see `docs/models.md`).
-    public static let defaultRerankLift = 0.5
+    public static let defaultRerankLift = 0.85
 
     /// No dictionary: quality is not measured.
     public init() {}
