@@ -4,7 +4,7 @@
 /// next touch, and at the end it scores each word of the intended text against those bars.
 ///
 /// The per-key work is a few integer steps: the typed prefix is walked through the
-/// dictionary's trie byte by byte (ASCII lower-cased in place) and a 12-byte record is
+/// dictionary's trie byte by byte (ASCII lower-cased in place) and a 16-byte record is
 /// stored; no strings are built. Whether the bar held the intended word, and the
 /// re-ranker's lift (stream `suggestions.rerank-lift`), are decided at the end in key order,
 /// so the same bars give the same figures whether or not the trace carried its intended text.
