@@ -10,6 +10,7 @@ let commands: [(spec: CommandSpec, run: (ParsedArguments) throws -> Int32)] = [
     (ReportCommand.spec, ReportCommand.run),
     (MergeCommand.spec, MergeCommand.run),
     (TraceCommand.spec, TraceCommand.run),
+    (DictCommand.spec, DictCommand.run),
 ]
 
 let toolHelp = """

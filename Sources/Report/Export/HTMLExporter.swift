@@ -39,6 +39,7 @@ public enum HTMLExporter {
         html += section("Batches", digest.batches)
         html += section("Key latency, touch to inserted (ms)", digest.keyLatency)
         html += section("Cloud requests", digest.requests)
+        if !digest.typingQuality.rows.isEmpty { html += section("Typing quality", digest.typingQuality) }
         html += section(digest.runID == nil ? "Budget violations" : "Worst budget violations", digest.violations,
                         empty: "No item went over its budget.")
         html += try latencyCharts(store.database, options: options)

@@ -15,6 +15,7 @@ public enum MarkdownExporter {
         text += section("Batches", digest.batches)
         text += section("Key latency, touch to inserted (ms)", digest.keyLatency)
         text += section("Cloud requests", digest.requests)
+        if !digest.typingQuality.rows.isEmpty { text += section("Typing quality", digest.typingQuality) }
         text += section(digest.runID == nil ? "Budget violations" : "Worst budget violations", digest.violations,
                         empty: "No item went over its budget.")
         if !digest.comparisons.isEmpty {

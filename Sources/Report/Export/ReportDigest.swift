@@ -36,6 +36,8 @@ public struct ReportDigest: Sendable {
     public var comparisons: [Comparison]
     /// Stored sweeps.
     public var sweeps: [Sweep]
+    /// Suggestion-bar quality per batch (or for the run); no rows when nothing measured it.
+    public var typingQuality = Table(headers: [], numeric: [], rows: [])
 
     /// The most rows a digest table shows.
     public static let rowsMax = 100
@@ -61,6 +63,7 @@ public struct ReportDigest: Sendable {
                    (SELECT COUNT(*) FROM runs r WHERE r.batch_id = b.batch_id), substr(b.scenario_hash, 1, 12), b.created_at
             FROM batches b\(batchFilter) ORDER BY b.batch_id
             """)
+        typingQuality = try Self.typingQualityTable(db, runID: options.runID, label: label)
         if let runID = options.runID {
             let run = try db.query("""
                 SELECT r.scenario_name, COALESCE(r.policy, ''), r.replication, r.trace_index, r.trace_path, r.seed, r.batch_id
@@ -114,7 +117,7 @@ public struct ReportDigest: Sendable {
         case text, integer, ms, ms0, fixed1, percent
     }
 
-    private static func table(_ db: Database, headers: [String], numeric: [Bool], sql: String,
+    static func table(_ db: Database, headers: [String], numeric: [Bool], sql: String,
                               formats: [Format]? = nil, limit: Int = rowsMax) throws -> Table {
         let rows = try db.query(sql)
         let shown = rows.prefix(limit).map { row in

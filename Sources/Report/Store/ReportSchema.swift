@@ -2,7 +2,7 @@
 /// bump `version` whenever a change would make an older keysim misread a newer file.
 public enum ReportSchema {
     /// `PRAGMA user_version` of reports this build writes and reads.
-    public static let version = 2
+    public static let version = 3
     /// `PRAGMA application_id` of keysim reports: "ksim" in ASCII.
     public static let applicationID: Int32 = 0x6B73_696D
 
@@ -274,5 +274,30 @@ public enum ReportSchema {
            (SELECT COUNT(*) FROM underlines u WHERE u.run_id = r.run_id AND u.outcome = 'dropped') AS dropped_chips,
            (SELECT COUNT(*) FROM fixes f WHERE f.run_id = r.run_id AND f.corrupted) AS corrupting_fixes
     FROM runs r;
+
+    CREATE TABLE IF NOT EXISTS words (
+        run_id          INTEGER NOT NULL REFERENCES runs(run_id),
+        word_ordinal    INTEGER NOT NULL,
+        intended_length INTEGER NOT NULL,
+        keystrokes      INTEGER NOT NULL,
+        first_in_bar_prefix          INTEGER,
+        first_in_bar_in_time_prefix  INTEGER,
+        in_dictionary   INTEGER NOT NULL,
+        keystrokes_saved          INTEGER NOT NULL,
+        keystrokes_saved_in_time  INTEGER NOT NULL,
+        PRIMARY KEY (run_id, word_ordinal)
+    ) WITHOUT ROWID;
+    CREATE VIEW IF NOT EXISTS typing_quality_per_run AS
+    SELECT r.run_id, r.scenario_name, r.policy, r.replication, r.trace_index, r.edits AS keystrokes,
+           COUNT(*) AS words,
+           SUM(w.in_dictionary) AS words_in_dictionary,
+           SUM(w.first_in_bar_prefix IS NOT NULL) AS words_predicted,
+           SUM(w.keystrokes_saved) AS keystrokes_saved,
+           SUM(w.keystrokes_saved_in_time) AS keystrokes_saved_in_time,
+           CASE WHEN r.edits > 0 THEN 1.0 * SUM(w.keystrokes_saved) / r.edits END AS keystroke_savings,
+           CASE WHEN r.edits > 0 THEN 1.0 * SUM(w.keystrokes_saved_in_time) / r.edits END AS keystroke_savings_in_time,
+           AVG(w.first_in_bar_prefix IS NOT NULL) AS word_prediction_rate
+    FROM words w JOIN runs r USING (run_id)
+    GROUP BY w.run_id;
     """
 }

@@ -185,6 +185,7 @@ struct RunRowWriter {
             try budget.execute([.integer(runID), .text(b.metric.rawValue), .integer(b.limit.nanoseconds), .real(b.allowedShare),
                                 .integer(Int64(samples.count)), .integer(Int64(over))])
         }
+        try writeWords(result.summary.typingQuality, runID: runID)
         return runID
     }
 

@@ -23,6 +23,8 @@ public struct BatchSummary: Sendable, Equatable {
     public var counts: Counts
     /// Number of runs.
     public var runs: Int
+    /// The suggestion bar's quality, when the runs measured it (a dictionary was configured).
+    public var typing: TypingFigures?
 
     /// Counts pooled over all runs.
     public struct Counts: Sendable, Equatable {
@@ -108,6 +110,7 @@ public struct BatchSummary: Sendable, Equatable {
             }
         }
         counts = c
+        typing = TypingFigures(results: results)
     }
 
     /// Budgets whose share over the limit exceeds the allowed share.
@@ -135,7 +138,7 @@ public struct BatchSummary: Sendable, Equatable {
         requests     \(c.requests) (\(per100(c.requests)) per 100 words, \(per100(c.charactersSent)) characters per 100 words), \(c.timeouts) timeouts, \(c.retries) retries, \(c.requestsFailed) failed, \(c.staleAnswers) stale answers
         fixes        \(c.fixesApplied) applied, \(c.fixesDropped) dropped, \(c.corruptingFixes) corrupting
 
-        """ + (c.dictations == 0 ? "" : """
+        """ + (typing?.block() ?? "") + (c.dictations == 0 ? "" : """
         dictation    \(c.dictations) dictations, \(c.coldStarts) cold starts, \(c.clippedStarts) clipped first words (\(TextTable.fixed(c.clippedMs, 0)) ms lost), \(TextTable.fixed(c.speechLostMs / 1000, 1)) s lost to the cap
         microphone   on \(TextTable.fixed(c.micOnSeconds, 1)) s for \(TextTable.fixed(c.dictatedSeconds, 1)) s dictated (\(c.dictatedSeconds > 0 ? TextTable.fixed(c.micOnSeconds / c.dictatedSeconds, 1) : "-") s per dictated second), \(c.suspensions) suspensions
 

@@ -27,6 +27,8 @@ public struct KeyboardConfig: Sendable, Equatable {
     public var budgets: [Budget] = Budget.defaults
     /// The dictation keyboard's pipeline, for traces with dictation taps.
     public var dictation = DictationConfig()
+    /// The suggestion bar's dictionary and re-ranker, for the typing-quality metrics.
+    public var typing = TypingConfig()
 
     /// The seed keyboard.
     public init() {}

@@ -146,6 +146,8 @@ public struct KeyboardSimulation {
     private var counters = ReplicationSummary.Counters()
     private var dictation: DictationModel
     private var dictationTimers = DictationTimers()
+    /// The suggestion bar's quality model, when a dictionary is configured.
+    private var quality: SuggestionQuality?
 
     /// Creates a replication of one trace. Its random streams derive from (seed, replication,
     /// stream name), the name prefixed by the trace index, so every (replication, trace) pair
@@ -183,6 +185,10 @@ public struct KeyboardSimulation {
         channel = NetworkChannel(config: config.network, switches: stream("network.state"))
         debouncer = Debouncer(config.debounce)
         dictation = DictationModel(config: config.dictation, seed: seed, replication: replication, streamPrefix: "trace\(trace)/")
+        quality = config.typing.dictionary.map {
+            SuggestionQuality(dictionary: $0, rerankLift: config.typing.rerankLift, lifts: stream("suggestions.rerank-lift"),
+                              intendedText: header?.intendedText)
+        }
         if let intended = header?.intendedText {
             intendedWords = intended.split(whereSeparator: \.isWhitespace).map { TextBuffer.word(in: $0, tokenStart: 0).text }
         }
@@ -236,7 +242,7 @@ public struct KeyboardSimulation {
         return ReplicationSummary(endTime: engine.now, eventsProcessed: engine.eventsProcessed, edits: editCount,
                                   requests: nextRequestID, words: text.wordCount, characters: text.count,
                                   threadBusy: threads.map { ($0.config.name, $0.busyTime) }.map { ThreadBusy(name: $0.0, busy: $0.1) },
-                                  counters: counters)
+                                  counters: counters, typingQuality: quality?.finish(finalText: text, keystrokes: editCount))
     }
 
     // MARK: - Trace events
@@ -315,6 +321,7 @@ public struct KeyboardSimulation {
         switch context {
         case .key(let index, let edit, let touch, let ahead):
             landEdit(edit)
+            quality?.editLanded(keyIndex: index, text: text)
             sink.record(.key(KeyObservation(index: index, edit: edit.kind, touch: touch, start: record.start,
                                             inserted: engine.now, ahead: ahead)))
             afterEdit(keyIndex: index, touch: touch, into: &sink)
@@ -405,6 +412,7 @@ public struct KeyboardSimulation {
     private mutating func recordSuggestion<Sink: ObservationSink>(_ job: SuggestionJob, outcome: SuggestionOutcome, into sink: inout Sink) {
         // A bar shown after a later key was touched served no one: too late to use.
         let tooLate = outcome == .shown && editCount - 1 > job.keyIndex
+        if outcome == .shown { quality?.barShown(keyIndex: job.keyIndex, inTime: !tooLate) }
         sink.record(.suggestion(SuggestionObservation(keyIndex: job.keyIndex, textVersion: job.version, touch: job.touch,
                                                       end: engine.now, outcome: outcome, tooLate: tooLate,
                                                       waited: job.waited, ran: job.ran)))
@@ -678,4 +686,6 @@ public struct ReplicationSummary: Sendable, Equatable {
         /// Accepted chips that had no fix to apply (no intended text known).
         public var acceptancesWithoutFix = 0
     }
+    /// The suggestion bar's quality, when a dictionary was configured.
+    public var typingQuality: TypingQuality? = nil
 }

@@ -1,0 +1,30 @@
+import Sim
+
+extension ScenarioLoader {
+    /// Reads `typing: { dictionary: "../dictionaries/en.tsv", suggestions: { rerankLift: 0.5 } }`.
+    /// The dictionary path is relative to the scenario file; without a dictionary the
+    /// typing-quality metrics are not computed.
+    static func readTyping(_ field: ConfigField, scenarioPath: String, into typing: inout TypingConfig) throws(ConfigError) {
+        var t = try field.object()
+        try t.optional("dictionary") { x throws(ConfigError) in
+            if case .null = x.value.kind {
+                typing.dictionary = nil
+                typing.dictionarySource = ""
+                return
+            }
+            let path = resolve(try x.string(), besides: scenarioPath)
+            do {
+                typing.dictionary = try DictionaryFile.read(path: path)
+            } catch {
+                throw x.error("cannot use dictionary: \(error)")
+            }
+            typing.dictionarySource = path
+        }
+        try t.optional("suggestions") { f throws(ConfigError) in
+            var s = try f.object()
+            if let lift = try s.optional("rerankLift", { x throws(ConfigError) in try x.probability() }) { typing.rerankLift = lift }
+            try s.finish()
+        }
+        try t.finish()
+    }
+}

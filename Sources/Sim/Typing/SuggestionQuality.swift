@@ -1,0 +1,131 @@
+/// The suggestion bar's quality model, owned by `KeyboardSimulation`: after every landed
+/// edit it notes which word is being typed and the dictionary node of its typed prefix (the
+/// bar for that text version), after every bar shown whether it was on screen before the
+/// next touch, and at the end it scores each word of the intended text against those bars.
+///
+/// The per-key work is a few integer steps: the typed prefix is walked through the
+/// dictionary's trie byte by byte (ASCII lower-cased in place) and a 16-byte record is
+/// stored; no strings are built. Whether the bar held the intended word, and the
+/// re-ranker's lift (stream `suggestions.rerank-lift`), are decided at the end in key order,
+/// so the same bars give the same figures whether or not the trace carried its intended text.
+/// `docs/models.md` ("Typing quality") defines every figure.
+struct SuggestionQuality {
+    /// The bar after one edit.
+    struct Bar {
+        /// The word being typed: the last token's ordinal, or the next one after white space.
+        var ordinal: Int32 = -1
+        /// The dictionary node of the typed prefix (`WordDictionary.none` when no word starts so).
+        var node: Int32 = WordDictionary.none
+        /// The typed prefix's length in characters.
+        var prefixLength: Int32 = 0
+        /// Bit 0: the edit left the text inside the word (a keystroke of that word);
+        /// bit 1: the bar was shown before the next touch; bit 2: the edit landed.
+        var flags: UInt8 = 0
+
+        static let inWord: UInt8 = 1
+        static let shownInTime: UInt8 = 2
+        static let landed: UInt8 = 4
+    }
+
+    let dictionary: WordDictionary
+    let rerankLift: Double
+    private var lifts: RandomStream
+    /// The intended words (lower-cased, punctuation stripped) from the trace header, if any.
+    private let intendedWords: [String]?
+    /// Bars by key index.
+    private var bars: [Bar] = []
+
+    init(dictionary: WordDictionary, rerankLift: Double, lifts: RandomStream, intendedText: String?) {
+        self.dictionary = dictionary
+        self.rerankLift = rerankLift
+        self.lifts = lifts
+        intendedWords = intendedText.map { text in
+            text.split(whereSeparator: \.isWhitespace).map { TextBuffer.word(in: $0, tokenStart: 0).text.lowercased() }
+        }
+    }
+
+    /// Notes the bar for the text right after key `keyIndex`'s edit landed.
+    mutating func editLanded(keyIndex: Int, text: TextBuffer) {
+        var bar = Bar()
+        bar.flags = Bar.landed
+        if Self.endsInWhiteSpace(text) || text.wordCount == 0 {
+            // Between words: the bar offers the next word's most likely completions of "".
+            bar.ordinal = Int32(text.wordCount)
+            bar.node = WordDictionary.root
+        } else if let token = text.token(text.wordCount - 1) {
+            bar.ordinal = Int32(text.wordCount - 1)
+            bar.flags |= Bar.inWord
+            let word = TextBuffer.word(in: token.text, tokenStart: token.start).text
+            var node = WordDictionary.root
+            var length: Int32 = 0
+            var ascii = true
+            for byte in word.utf8 {
+                guard byte < 0x80 else { ascii = false; break }
+                // ASCII upper case to lower case in place: the dictionary is lower-cased.
+                node = dictionary.child(of: node, byte: byte &- 0x41 < 26 ? byte | 0x20 : byte)
+                length += 1
+            }
+            if !ascii {
+                // Rare path: lower-casing beyond ASCII needs the Unicode tables.
+                node = dictionary.node(forUTF8: word.lowercased().utf8)
+                length = Int32(word.count)
+            }
+            bar.node = node
+            bar.prefixLength = length
+        }
+        if keyIndex >= bars.count {
+            if bars.count == bars.capacity { bars.reserveCapacity(Swift.max(1024, bars.capacity &* 2)) }
+            while bars.count <= keyIndex { bars.append(Bar()) }
+        }
+        bars[keyIndex] = bar
+    }
+
+    /// Notes that key `keyIndex`'s bar was shown, before the next touch or not.
+    mutating func barShown(keyIndex: Int, inTime: Bool) {
+        if inTime && keyIndex < bars.count { bars[keyIndex].flags |= Bar.shownInTime }
+    }
+
+    /// Scores every word of the intended text (or, without one, of `finalText`) the replay
+    /// reached against the bars noted, in key order.
+    mutating func finish(finalText: TextBuffer, keystrokes: Int) -> TypingQuality {
+        let intended: [String] = intendedWords ?? (0..<finalText.wordCount).map { ordinal in
+            guard let token = finalText.token(ordinal) else { return "" }
+            return TextBuffer.word(in: token.text, tokenStart: token.start).text.lowercased()
+        }
+        let ranks = intended.map { dictionary.rank(of: $0) ?? -1 }
+        let lengths = intended.map { Int32($0.count) }
+        var reached = [Bool](repeating: false, count: intended.count)
+        var typed = [Int](repeating: 0, count: intended.count)
+        var first = [Int32](repeating: -1, count: intended.count)
+        var firstInTime = [Int32](repeating: -1, count: intended.count)
+        for bar in bars where bar.flags & Bar.landed != 0 {
+            let ordinal = Int(bar.ordinal)
+            guard ordinal < intended.count else { continue }
+            reached[ordinal] = true
+            if bar.flags & Bar.inWord != 0 { typed[ordinal] += 1 }
+            let rank = ranks[ordinal]
+            guard rank >= 0, bar.prefixLength < lengths[ordinal], first[ordinal] < 0 || firstInTime[ordinal] < 0 else { continue }
+            var held = dictionary.barHolds(bar.node, rank: rank)
+            if !held && rerankLift > 0 && dictionary.isCompletion(rank: rank, of: bar.node) {
+                held = lifts.nextDouble() < rerankLift
+            }
+            guard held else { continue }
+            if first[ordinal] < 0 { first[ordinal] = bar.prefixLength }
+            if bar.flags & Bar.shownInTime != 0 && firstInTime[ordinal] < 0 { firstInTime[ordinal] = bar.prefixLength }
+        }
+        var words: [WordQuality] = []
+        for ordinal in intended.indices where reached[ordinal] && lengths[ordinal] > 0 {
+            words.append(WordQuality(ordinal: ordinal, intendedLength: Int(lengths[ordinal]), keystrokes: typed[ordinal],
+                                     inDictionary: ranks[ordinal] >= 0,
+                                     firstInBarPrefix: first[ordinal] < 0 ? nil : Int(first[ordinal]),
+                                     firstInBarInTimePrefix: firstInTime[ordinal] < 0 ? nil : Int(firstInTime[ordinal])))
+        }
+        return TypingQuality(words: words, keystrokes: keystrokes)
+    }
+
+    private static func endsInWhiteSpace(_ text: TextBuffer) -> Bool {
+        guard let last = text.text.utf8.last else { return true }
+        if last < 0x80 { return TextBuffer.isASCIIWhitespace(last) }
+        return text.text.last.map(TextBuffer.isWhitespace) ?? true
+    }
+}

@@ -1,0 +1,181 @@
+/// A word-frequency dictionary: lower-cased words with their counts, and a prefix trie that
+/// answers "the top 3 completions of this prefix" in O(1) per typed byte.
+///
+/// A word's *rank* is its position in (count descending, word ascending) order, the order of
+/// the dictionary file (see `docs/models.md`, "Typing quality"); rank 0 is the most frequent
+/// word. Every trie node (a prefix, in UTF-8 bytes) stores the ranks of its three most
+/// frequent completions, computed once at construction, so the suggestion bar for a prefix
+/// is read without searching, sorting or allocating.
+///
+/// - Complexity: construction O(total UTF-8 bytes of the words · log) ; `child(of:byte:)`
+///   O(edges of the node) (at most the distinct next bytes, usually a few); `top(_:)` and
+///   `isCompletion(rank:of:)` O(1).
+public struct WordDictionary: Sendable, Equatable {
+    /// How many completions a node keeps: the bar has three slots.
+    public static let barSize = 3
+    /// The node of the empty prefix.
+    public static let root: Int32 = 0
+    /// "No node": a prefix no word starts with.
+    public static let none: Int32 = -1
+
+    /// The words by rank.
+    public let words: [String]
+    /// The counts by rank.
+    public let counts: [Int]
+    /// The dictionary's language (from its `# language:` line), or "".
+    public let language: String
+
+    // The trie, its nodes numbered in depth-first preorder with edges in byte order, so a
+    // node's subtree is the contiguous range `node..<subtreeEnd[node]`.
+    private let firstEdge: [Int32]          // by node: index of its first edge
+    private let edgeCount: [UInt16]         // by node
+    private let edgeBytes: [UInt8]          // by edge
+    private let edgeTargets: [Int32]        // by edge
+    private let subtreeEnd: [Int32]         // by node
+    private let topRanks: [Int32]           // by node × barSize, -1 where fewer completions
+    private let terminalOf: [Int32]         // by rank: the node where the word ends
+    private let wordAt: [Int32]             // by node: the rank of the word ending there, or -1
+
+    /// Builds a dictionary from words and counts. Words must be unique, non-empty and
+    /// lower-cased (the file reader and the builder make sure); counts positive.
+    /// The entries are ranked by count descending, then word ascending (by UTF-8 bytes).
+    public init(entries: [(word: String, count: Int)], language: String = "") {
+        let ranked = entries.sorted { a, b in
+            a.count != b.count ? a.count > b.count : Array(a.word.utf8).lexicographicallyPrecedes(Array(b.word.utf8))
+        }
+        words = ranked.map(\.word)
+        counts = ranked.map(\.count)
+        self.language = language
+
+        // A temporary trie with unordered children, renumbered in preorder below.
+        var children: [[(byte: UInt8, node: Int32)]] = [[]]
+        var terminal = [Int32](repeating: 0, count: words.count)
+        var tops: [[Int32]] = [[]]
+        for (rank, word) in words.enumerated() {
+            var node: Int32 = 0
+            if tops[0].count < Self.barSize { tops[0].append(Int32(rank)) }
+            for byte in word.utf8 {
+                if let next = children[Int(node)].first(where: { $0.byte == byte })?.node {
+                    node = next
+                } else {
+                    let next = Int32(children.count)
+                    children.append([])
+                    tops.append([])
+                    children[Int(node)].append((byte, next))
+                    node = next
+                }
+                // Ranks arrive in ascending order: the first three to pass a node are its top 3.
+                if tops[Int(node)].count < Self.barSize { tops[Int(node)].append(Int32(rank)) }
+            }
+            terminal[rank] = node
+        }
+        // Preorder renumbering (iterative, edges in byte order).
+        let nodeCount = children.count
+        var order = [Int32](repeating: 0, count: nodeCount)   // old → new
+        var preorder: [Int32] = []                              // new → old
+        preorder.reserveCapacity(nodeCount)
+        var stack: [Int32] = [0]
+        while let old = stack.popLast() {
+            order[Int(old)] = Int32(preorder.count)
+            preorder.append(old)
+            for edge in children[Int(old)].sorted(by: { $0.byte > $1.byte }) { stack.append(edge.node) }
+        }
+        var firstEdge = [Int32](repeating: 0, count: nodeCount)
+        var edgeCount = [UInt16](repeating: 0, count: nodeCount)
+        var edgeBytes: [UInt8] = []
+        var edgeTargets: [Int32] = []
+        var topRanks = [Int32](repeating: -1, count: nodeCount * Self.barSize)
+        for (new, old) in preorder.enumerated() {
+            firstEdge[new] = Int32(edgeBytes.count)
+            let sorted = children[Int(old)].sorted { $0.byte < $1.byte }
+            edgeCount[new] = UInt16(sorted.count)
+            for edge in sorted {
+                edgeBytes.append(edge.byte)
+                edgeTargets.append(order[Int(edge.node)])
+            }
+            for (slot, rank) in tops[Int(old)].enumerated() { topRanks[new * Self.barSize + slot] = rank }
+        }
+        // Subtree ends, children before parents: walk the preorder backwards.
+        var subtreeEnd = [Int32](repeating: 0, count: nodeCount)
+        for node in stride(from: nodeCount - 1, through: 0, by: -1) {
+            let count = Int(edgeCount[node])
+            subtreeEnd[node] = count == 0 ? Int32(node + 1) : subtreeEnd[Int(edgeTargets[Int(firstEdge[node]) + count - 1])]
+        }
+        self.firstEdge = firstEdge
+        self.edgeCount = edgeCount
+        self.edgeBytes = edgeBytes
+        self.edgeTargets = edgeTargets
+        self.subtreeEnd = subtreeEnd
+        self.topRanks = topRanks
+        terminalOf = terminal.map { order[Int($0)] }
+        var wordAt = [Int32](repeating: -1, count: nodeCount)
+        for (rank, node) in terminalOf.enumerated() { wordAt[Int(node)] = Int32(rank) }
+        self.wordAt = wordAt
+    }
+
+    /// The number of words.
+    public var count: Int { words.count }
+
+    /// The sum of all counts: the tokens of the text the dictionary was built from.
+    public var totalCount: Int { counts.reduce(0, +) }
+
+    /// The node of `prefix` extended by one UTF-8 byte, or `none`.
+    @inline(__always)
+    public func child(of node: Int32, byte: UInt8) -> Int32 {
+        guard node >= 0 else { return Self.none }
+        let first = Int(firstEdge[Int(node)])
+        for edge in first..<(first + Int(edgeCount[Int(node)])) where edgeBytes[edge] == byte { return edgeTargets[edge] }
+        return Self.none
+    }
+
+    /// The node of a prefix given as UTF-8 bytes, or `none` when no word starts with it.
+    public func node<Bytes: Sequence>(forUTF8 bytes: Bytes) -> Int32 where Bytes.Element == UInt8 {
+        var node = Self.root
+        for byte in bytes {
+            node = child(of: node, byte: byte)
+            if node < 0 { return Self.none }
+        }
+        return node
+    }
+
+    /// The rank of slot `slot` (0, 1, 2) of the bar for `node`, or -1 when the prefix has
+    /// fewer completions. The plain bar, before any re-ranking.
+    @inline(__always)
+    public func top(_ node: Int32, slot: Int) -> Int32 {
+        node < 0 ? -1 : topRanks[Int(node) * Self.barSize + slot]
+    }
+
+    /// Whether the plain bar for `node` holds the word of rank `rank`.
+    @inline(__always)
+    public func barHolds(_ node: Int32, rank: Int32) -> Bool {
+        guard node >= 0, rank >= 0 else { return false }
+        let base = Int(node) * Self.barSize
+        return topRanks[base] == rank || topRanks[base + 1] == rank || topRanks[base + 2] == rank
+    }
+
+    /// Whether the word of rank `rank` starts with the prefix of `node` (is one of its
+    /// candidates, which the re-ranker may lift into the bar).
+    @inline(__always)
+    public func isCompletion(rank: Int32, of node: Int32) -> Bool {
+        guard node >= 0, rank >= 0 else { return false }
+        let terminal = terminalOf[Int(rank)]
+        return terminal >= node && terminal < subtreeEnd[Int(node)]
+    }
+
+    /// The rank of `word` (already lower-cased), or nil when it is not in the dictionary.
+    public func rank(of word: some StringProtocol) -> Int32? {
+        let node = node(forUTF8: word.utf8)
+        guard node >= 0 else { return nil }
+        let rank = wordAt[Int(node)]
+        return rank < 0 ? nil : rank
+    }
+
+    /// The plain bar for a prefix (lower-cased), most frequent first: for tests and docs.
+    public func completions(of prefix: String) -> [String] {
+        let node = node(forUTF8: prefix.utf8)
+        return (0..<Self.barSize).compactMap { slot in
+            let rank = top(node, slot: slot)
+            return rank < 0 ? nil : words[Int(rank)]
+        }
+    }
+}

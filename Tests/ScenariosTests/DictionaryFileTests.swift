@@ -1,0 +1,93 @@
+import Foundation
+import XCTest
+@testable import Scenarios
+import Sim
+
+/// Reading dictionary files: the shared format, and a clear `file:line` error for each way
+/// a file can be wrong; the scenario's `typing` block.
+final class DictionaryFileTests: XCTestCase {
+    private var directory = ""
+
+    override func setUpWithError() throws {
+        directory = NSTemporaryDirectory() + "keysim-dict-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: directory) }
+
+    private func write(_ text: String, name: String = "d.tsv") throws -> String {
+        let path = directory + "/" + name
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    func testReadsEntriesAndLanguage() throws {
+        let path = try write("# keysim dictionary 1\n# language: en\nthe\t5\nto\t4\ntea\t1\ntoast\t1\n")
+        let dictionary = try DictionaryFile.read(path: path)
+        XCTAssertEqual(dictionary.words, ["the", "to", "tea", "toast"])
+        XCTAssertEqual(dictionary.counts, [5, 4, 1, 1])
+        XCTAssertEqual(dictionary.language, "en")
+        XCTAssertEqual(dictionary.completions(of: "t"), ["the", "to", "tea"])
+    }
+
+    func testEveryProblemNamesTheFileAndLine() throws {
+        let cases: [(String, String)] = [
+            ("the\t5\nto 4\n", ":2: error: expected 'word<TAB>count', found no tab"),
+            ("the\t5\t1\n", ":1: error: expected 'word<TAB>count', found 2 tabs"),
+            ("The\t5\n", ":1:1: error: word 'The' is not lower-cased"),
+            ("the\t0\n", ":1:5: error: count '0' is not a positive integer"),
+            ("the\t-3\n", ":1:5: error: count '-3' is not a positive integer"),
+            ("the\tfive\n", ":1:5: error: count 'five' is not a positive integer"),
+            ("\t5\n", ":1:1: error: empty word"),
+            ("the\t5\nthe\t4\n", ":2:1: error: duplicate word 'the' (first on line 1)"),
+            ("to\t4\nthe\t5\n", ":2: error: entries must be sorted by count descending, then word ascending: 'the' (5) follows 'to' (4)"),
+            ("to\t4\nte\t4\n", ":2: error: entries must be sorted by count descending, then word ascending: 'te' (4) follows 'to' (4)"),
+            ("# keysim dictionary 1\n", ": error: holds no entries ('word<TAB>count' lines)"),
+        ]
+        for (text, message) in cases {
+            let path = try write(text)
+            XCTAssertThrowsError(try DictionaryFile.read(path: path), text) { error in
+                XCTAssertEqual("\(error)", path + message, text)
+            }
+        }
+        XCTAssertThrowsError(try DictionaryFile.read(path: directory + "/missing.tsv")) { error in
+            XCTAssertEqual("\(error)", directory + "/missing.tsv: error: no such file")
+        }
+    }
+
+    func testTheBuilderKeepsLettersAndInnerApostrophesAndHyphens() {
+        var builder = DictionaryBuilder()
+        builder.add("`Don’t' -- the Rabbit-Hole, 3rd time; état--x y- -z")
+        XCTAssertEqual(builder.tokens, 9)
+        XCTAssertEqual(builder.entries().map(\.word), ["don't", "État".lowercased(), "rabbit-hole", "rd", "the", "time", "x", "y", "z"].sorted {
+            $0.utf8.lexicographicallyPrecedes($1.utf8)
+        })
+        let text = DictionaryFile.text(entries: builder.entries(), language: "en", sources: ["a.txt"], tokens: builder.tokens)
+        XCTAssertTrue(text.hasPrefix("# keysim dictionary 1\n# language: en\n# source: a.txt\n# tokens: 9\n"))
+    }
+
+    func testTheScenarioTypingBlock() throws {
+        _ = try write("the\t5\nto\t4\n", name: "en.tsv")
+        let trace = directory + "/t.jsonl"
+        try "{\"keysim\":\"trace\",\"version\":1}\n{\"t\":0,\"type\":\"key\",\"text\":\"a\"}\n".write(toFile: trace, atomically: true, encoding: .utf8)
+        let scenario = try ScenarioLoader.parse("""
+            { traces: ["t.jsonl"], typing: { dictionary: "en.tsv", suggestions: { rerankLift: 0.25 } } }
+            """, path: directory + "/s.json5")
+        XCTAssertEqual(scenario.keyboard.typing.dictionary?.words, ["the", "to"])
+        XCTAssertEqual(scenario.keyboard.typing.rerankLift, 0.25)
+        let none = try ScenarioLoader.parse("{ traces: [\"t.jsonl\"] }", path: directory + "/s.json5")
+        XCTAssertNil(none.keyboard.typing.dictionary)
+        XCTAssertThrowsError(try ScenarioLoader.parse("{ traces: [\"t.jsonl\"], typing: { suggestions: { rerankLift: 2 } } }",
+                                                      path: directory + "/s.json5")) { error in
+            XCTAssertTrue("\(error)".contains("typing.suggestions.rerankLift"), "\(error)")
+        }
+        XCTAssertThrowsError(try ScenarioLoader.parse("{ traces: [\"t.jsonl\"], typing: { dictionary: \"nope.tsv\" } }",
+                                                      path: directory + "/s.json5")) { error in
+            XCTAssertTrue("\(error)".contains("typing.dictionary: cannot use dictionary: \(directory)/nope.tsv: error: no such file"), "\(error)")
+        }
+        XCTAssertThrowsError(try ScenarioLoader.parse("{ traces: [\"t.jsonl\"], typing: { dictionnary: \"en.tsv\" } }",
+                                                      path: directory + "/s.json5")) { error in
+            XCTAssertTrue("\(error)".contains("unknown field 'dictionnary'"), "\(error)")
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import XCTest
+@testable import Sim
+
+/// The worked example of `docs/models.md` ("Typing quality"), checked exactly, and the
+/// dictionary's per-prefix bars.
+final class TypingQualityTests: XCTestCase {
+    /// The example dictionary: the 50, to 40, this 30, they 20, then 10, tea 5, toast 2.
+    static let dictionary = WordDictionary(entries: [("toast", 2), ("the", 50), ("to", 40), ("this", 30), ("they", 20),
+                                                     ("then", 10), ("tea", 5)], language: "en")
+
+    /// "they toast ok" typed a key every 100 ms, except `e` only 10 ms after `h`.
+    static let typed: [(ms: Double, text: String)] = [
+        (0, "t"), (100, "h"), (110, "e"), (200, "y"), (300, " "), (400, "t"), (500, "o"), (600, "a"), (700, "s"), (800, "t"),
+        (900, " "), (1000, "o"), (1100, "k"),
+    ]
+
+    /// Constant costs: key 2 ms, lookup 4 ms, re-rank 20 ms, draw 1 ms, check 3 ms.
+    func config(lift: Double) -> KeyboardConfig {
+        var config = KeyboardConfig()
+        config.work[.key]!.cost = .constant(2)
+        config.work[.lookup]!.cost = .constant(4)
+        config.work[.rerank]!.cost = .constant(20)
+        config.work[.draw]!.cost = .constant(1)
+        config.work[.check]!.cost = .constant(3)
+        config.typing.dictionary = Self.dictionary
+        config.typing.rerankLift = lift
+        return config
+    }
+
+    func run(lift: Double, intended: String? = "they toast ok", seed: UInt64 = 1) throws -> TypingQuality {
+        var source = ArrayTraceSource(Self.typed.map {
+            TraceEvent(time: SimTime(milliseconds: $0.ms), kind: .key(text: $0.text, touchUp: nil, point: nil))
+        })
+        var sink = ObservationBuffer()
+        var simulation = KeyboardSimulation(config: config(lift: lift), seed: seed, replication: 0,
+                                            header: TraceHeader(intendedText: intended))
+        return try XCTUnwrap(try simulation.run(&source, into: &sink).typingQuality)
+    }
+
+    func testTheDictionaryRanksByCountAndKeepsTheTopThreeOfEveryPrefix() {
+        let d = Self.dictionary
+        XCTAssertEqual(d.words, ["the", "to", "this", "they", "then", "tea", "toast"])
+        XCTAssertEqual(d.completions(of: ""), ["the", "to", "this"])
+        XCTAssertEqual(d.completions(of: "t"), ["the", "to", "this"])
+        XCTAssertEqual(d.completions(of: "th"), ["the", "this", "they"])
+        XCTAssertEqual(d.completions(of: "the"), ["the", "they", "then"])
+        XCTAssertEqual(d.completions(of: "to"), ["to", "toast"])
+        XCTAssertEqual(d.completions(of: "x"), [])
+        XCTAssertEqual(d.rank(of: "toast"), 6)
+        XCTAssertNil(d.rank(of: "toa"))
+        XCTAssertNil(d.rank(of: "ok"))
+        let to = d.node(forUTF8: "to".utf8)
+        XCTAssertTrue(d.isCompletion(rank: 6, of: to))
+        XCTAssertTrue(d.isCompletion(rank: 1, of: to))
+        XCTAssertFalse(d.isCompletion(rank: 0, of: to))
+        XCTAssertFalse(d.isCompletion(rank: 6, of: d.node(forUTF8: "th".utf8)))
+    }
+
+    func testWorkedExampleWithoutTheReRanker() throws {
+        let quality = try run(lift: 0)
+        XCTAssertEqual(quality.keystrokes, 13)
+        XCTAssertEqual(quality.words, [
+            // "they": the bar for "th" holds it (p = 2) but is superseded by "e" 10 ms later;
+            // the bar for "the" (p = 3) is on screen in time.
+            WordQuality(ordinal: 0, intendedLength: 4, keystrokes: 4, inDictionary: true, firstInBarPrefix: 2, firstInBarInTimePrefix: 3),
+            // "toast": the bar for "to" holds it.
+            WordQuality(ordinal: 1, intendedLength: 5, keystrokes: 5, inDictionary: true, firstInBarPrefix: 2, firstInBarInTimePrefix: 2),
+            // "ok" is not in the dictionary.
+            WordQuality(ordinal: 2, intendedLength: 2, keystrokes: 2, inDictionary: false, firstInBarPrefix: nil, firstInBarInTimePrefix: nil),
+        ])
+        XCTAssertEqual(quality.keystrokesSaved, 3)
+        XCTAssertEqual(quality.keystrokesSavedInTime, 2)
+        XCTAssertEqual(try XCTUnwrap(quality.keystrokeSavings), 3.0 / 13, accuracy: 1e-12)          // 23.1 %
+        XCTAssertEqual(try XCTUnwrap(quality.keystrokeSavingsInTime), 2.0 / 13, accuracy: 1e-12)    // 15.4 %
+        XCTAssertEqual(try XCTUnwrap(quality.wordPredictionRate), 2.0 / 3, accuracy: 1e-12)         // 66.7 %
+    }
+
+    func testWorkedExampleWithAReRankerThatAlwaysLifts() throws {
+        let quality = try run(lift: 1)
+        // "they" is a candidate of "t" (p = 1), "toast" of "" right after the space (p = 0).
+        XCTAssertEqual(quality.words.map(\.firstInBarPrefix), [1, 0, nil])
+        XCTAssertEqual(quality.words.map(\.firstInBarInTimePrefix), [1, 0, nil])
+        XCTAssertEqual(quality.keystrokesSaved, 2 + 4)
+        XCTAssertEqual(try XCTUnwrap(quality.keystrokeSavings), 6.0 / 13, accuracy: 1e-12)
+        XCTAssertEqual(try XCTUnwrap(quality.wordPredictionRate), 2.0 / 3, accuracy: 1e-12)
+    }
+
+    func testWithoutIntendedTextTheFinalWordsStandAsIntended() throws {
+        XCTAssertEqual(try run(lift: 0, intended: nil), try run(lift: 0))
+        XCTAssertEqual(try run(lift: 0.5, intended: nil, seed: 9), try run(lift: 0.5, seed: 9))
+    }
+
+    func testTheLiftIsDeterministicAndOnlyEverRaisesTheBar() throws {
+        for seed in UInt64(1)...20 {
+            let a = try run(lift: 0.5, seed: seed)
+            XCTAssertEqual(a, try run(lift: 0.5, seed: seed), "seed \(seed)")
+            XCTAssertGreaterThanOrEqual(a.keystrokesSaved, try run(lift: 0, seed: seed).keystrokesSaved, "seed \(seed)")
+            XCTAssertLessThanOrEqual(a.keystrokesSaved, try run(lift: 1, seed: seed).keystrokesSaved, "seed \(seed)")
+        }
+    }
+
+    func testUpperCaseTypingMatchesTheLowerCaseDictionary() throws {
+        var source = ArrayTraceSource([(0.0, "T"), (100, "H"), (200, "E"), (300, "Y")].map {
+            TraceEvent(time: SimTime(milliseconds: $0.0), kind: .key(text: $0.1, touchUp: nil, point: nil))
+        })
+        var sink = ObservationBuffer()
+        var simulation = KeyboardSimulation(config: config(lift: 0), seed: 1, replication: 0)
+        let quality = try XCTUnwrap(try simulation.run(&source, into: &sink).typingQuality)
+        XCTAssertEqual(quality.words.map(\.firstInBarPrefix), [2])
+    }
+
+    func testNoDictionaryNoQuality() throws {
+        var source = ArrayTraceSource([TraceEvent(time: .zero, kind: .key(text: "a", touchUp: nil, point: nil))])
+        var sink = ObservationBuffer()
+        var simulation = KeyboardSimulation(config: KeyboardConfig(), seed: 1, replication: 0)
+        XCTAssertNil(try simulation.run(&source, into: &sink).typingQuality)
+    }
+}
