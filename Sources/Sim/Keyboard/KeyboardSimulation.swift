@@ -24,6 +24,7 @@ public struct KeyboardSimulation {
         case suggestion(stage: KeyboardWork, SuggestionJob)
         case check(WordCheck)
         case drawChip(chip: Int)
+        case predict(edit: Int, NextLetterPredictor.Prediction?)
     }
 
     struct SuggestionJob {
@@ -119,6 +120,8 @@ public struct KeyboardSimulation {
     private var counters = ReplicationSummary.Counters()
     private var dictation: DictationModel
     private var dictationTimers = DictationTimers()
+    /// The touch model, when the scenario turns it on.
+    private var touchModel: TouchModel?
 
     /// Creates a replication of one trace. Its random streams derive from (seed, replication,
     /// stream name), the name prefixed by the trace index, so every (replication, trace) pair
@@ -155,6 +158,7 @@ public struct KeyboardSimulation {
         acceptance = stream("user.acceptance")
         channel = NetworkChannel(config: config.network, switches: stream("network.state"))
         debouncer = Debouncer(config.debounce)
+        touchModel = TouchModel(config.touch)
         dictation = DictationModel(config: config.dictation, seed: seed, replication: replication, streamPrefix: "trace\(trace)/")
         if let intended = header?.intendedText {
             intendedWords = intended.split(whereSeparator: \.isWhitespace).map { TextBuffer.word(in: $0, tokenStart: 0).text }
@@ -199,7 +203,8 @@ public struct KeyboardSimulation {
             }
         }
         for id in chips.keys.sorted() { closeChip(id, outcome: .open, into: &sink) }
-        precondition(threads.allSatisfy(\.isIdle) && contexts.isEmpty && requests.isEmpty && dictation.isIdle,
+        precondition(threads.allSatisfy(\.isIdle) && contexts.isEmpty && requests.isEmpty && dictation.isIdle
+                     && touchModel?.isIdle != false,
                      "work left behind at the end of the replication")
         return ReplicationSummary(endTime: engine.now, eventsProcessed: engine.eventsProcessed, edits: editCount,
                                   requests: nextRequestID, words: text.wordCount, characters: text.count,
@@ -214,6 +219,7 @@ public struct KeyboardSimulation {
         case .key, .backspace, .paste, .suggestionPicked:
             let thread = threadOf[Int(KeyboardWork.key.code)]
             let ahead = snapshot(thread)
+            touchModel?.touched(keyIndex: editCount, kind: event.kind, at: event.time, into: &sink)
             submit(.key, context: .key(index: editCount, kind: event.kind, touch: event.time, ahead: ahead),
                    tag: Int64(editCount), deadline: config.budget(for: .key).map { event.time + $0.limit })
             editCount += 1
@@ -286,12 +292,18 @@ public struct KeyboardSimulation {
             sink.record(.key(KeyObservation(index: index, edit: Self.editKind(kind), touch: touch, start: record.start,
                                             inserted: engine.now, ahead: ahead)))
             afterEdit(keyIndex: index, touch: touch, into: &sink)
+            if touchModel != nil {
+                let prediction = touchModel!.edited(kind)
+                submit(.predict, context: .predict(edit: index, prediction), tag: Int64(index))
+            }
         case .suggestion(let stage, var job):
             job.waited = job.waited + record.waitTime
             job.ran = job.ran + (record.finish - record.start)
             advanceSuggestion(job, after: stage, into: &sink)
         case .check(let check):
             finishCheck(check)
+        case .predict(let edit, let prediction):
+            touchModel?.predictionFinished(editIndex: edit, prediction: prediction, at: engine.now, into: &sink)
         case .drawChip(let id):
             if chips[id]?.open == true, chips[id]?.shown == nil {
                 chips[id]!.shown = engine.now
