@@ -123,6 +123,7 @@ public enum ScenarioLoader {
                 }
             }
         }
+        try o.optional("typing") { f throws(ConfigError) in try TouchConfig.readTyping(f, scenarioPath: path, into: &keyboard) }
         try o.finish()
         return Scenario(name: name, description: description, path: path, seed: seed, replications: replications,
                         traces: traces, policy: policy, policyNames: policyNames, keyboard: keyboard, resolvedConfig: root)

@@ -147,7 +147,7 @@ extension RunMetric {
     public static let all: [RunMetric] = [
         keyLatencyMeanMs, keyLatencyP99Ms, keyShareOverBudget, suggestionLatencyP95Ms, requestsPer100Words,
         charactersSentPer100Words, requestRoundTripMeanMs, underlineVerdictMeanMs, flickersPer100Words, corruptingFixes,
-        dictationStopToTextMeanMs, micOnPerDictatedSecond,
+        dictationStopToTextMeanMs, micOnPerDictatedSecond, touchTypoRatePlain, touchTypoRateShifted, touchPredictionsLateShare,
     ]
 
     /// The metric named `name`, if it is one of `all`.

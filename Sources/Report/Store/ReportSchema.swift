@@ -2,7 +2,7 @@
 /// bump `version` whenever a change would make an older keysim misread a newer file.
 public enum ReportSchema {
     /// `PRAGMA user_version` of reports this build writes and reads.
-    public static let version = 2
+    public static let version = 3
     /// `PRAGMA application_id` of keysim reports: "ksim" in ASCII.
     public static let applicationID: Int32 = 0x6B73_696D
 
@@ -274,5 +274,21 @@ public enum ReportSchema {
            (SELECT COUNT(*) FROM underlines u WHERE u.run_id = r.run_id AND u.outcome = 'dropped') AS dropped_chips,
            (SELECT COUNT(*) FROM fixes f WHERE f.run_id = r.run_id AND f.corrupted) AS corrupting_fixes
     FROM runs r;
+
+    CREATE TABLE IF NOT EXISTS touches (
+        run_id          INTEGER NOT NULL REFERENCES runs(run_id),
+        key_index       INTEGER NOT NULL,
+        touch_ns        INTEGER NOT NULL,
+        prediction_ns   INTEGER NOT NULL,
+        decided_ns      INTEGER NOT NULL,
+        ready           INTEGER NOT NULL,
+        late_ns         INTEGER NOT NULL,
+        probability     REAL NOT NULL,
+        shift_pt        REAL NOT NULL,
+        predicted_intended INTEGER NOT NULL,
+        plain_typo      INTEGER NOT NULL,
+        shifted_typo    INTEGER NOT NULL,
+        PRIMARY KEY (run_id, key_index)
+    ) WITHOUT ROWID;
     """
 }
