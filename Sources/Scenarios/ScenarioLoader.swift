@@ -113,7 +113,7 @@ public enum ScenarioLoader {
         try o.optional("cloud") { f throws(ConfigError) in try readCloud(f, into: &keyboard.cloud) }
         try o.optional("underlines") { f throws(ConfigError) in try readUnderlines(f, into: &keyboard.underlines) }
         try o.optional("budgets") { f throws(ConfigError) in keyboard.budgets = try readBudgets(f) }
-        try o.optional("typing") { f throws(ConfigError) in try readTyping(f, scenarioPath: path, into: &keyboard.typing) }
+        try o.optional("typing") { f throws(ConfigError) in try readTyping(f, scenarioPath: path, into: &keyboard) }
         try o.optional("dictation") { f throws(ConfigError) in
             keyboard.dictation = try DictationConfig(config: f)
             // `dictation.stopToTextBudgetMs` sets (or with null removes) the dictation-stop-to-text budget.

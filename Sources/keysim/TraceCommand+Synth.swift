@@ -13,7 +13,7 @@ extension TraceCommand {
                 OptionSpec(name: "seed", value: "S", help: "Seed of the typist's random draws: the same seed gives the same trace."),
                 OptionSpec(name: "out", value: "FILE", help: "Write the trace here (.jsonl, or .jsonl.zst compressed) instead of to standard output."),
                 OptionSpec(name: "typo-rate", value: "P", help: "Share of letters mistyped as a neighbouring key, then corrected (default 0.03)."),
-                OptionSpec(name: "touch-spread", value: "PT", help: "Standard deviation of touches around the key's centre, in points (default 6)."),
+                OptionSpec(name: "touch-spread", value: "PT", help: "Standard deviation of touches around the key's centre, in points, 0 to 33 (default 6; 0: at the centre)."),
                 OptionSpec(name: "language", value: "TAG", help: "The keyboard language at the start, a BCP 47 tag (default en)."),
                 OptionSpec(name: "name", value: "NAME", help: "The trace's name (default: the text file's name)."),
             ],
@@ -23,7 +23,9 @@ extension TraceCommand {
             within a few letters and deleted with backspace. Touch points use the reference
             layout in docs/trace-format.md; the header carries the text as intendedText. A line
             '@dictate AUDIO TRANSCRIPT' in the text is a dictation of the WAV file AUDIO
-            (relative to the output's folder) that inserts TRANSCRIPT.
+            (relative to the output's folder) that inserts TRANSCRIPT. For the touch model
+            (typing.touch), --typo-rate 0 makes every key's text the letter meant, so a touch
+            scattered over a key boundary is the only kind of typo.
             """
         )
     }

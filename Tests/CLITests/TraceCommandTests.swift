@@ -47,7 +47,7 @@ final class TraceCommandTests: XCTestCase {
                           "  --max-problems <N>    Problems to print per file", "  --no-audio"]),
             ("stats", ["OVERVIEW: Summarise traces", "USAGE: keysim trace stats <file>... [--json]", "  --json  "]),
             ("synth", ["OVERVIEW: Synthesise a keystroke trace", "USAGE: keysim trace synth --text FILE --wpm N --seed S [--out FILE]",
-                       "  --touch-spread <PT>   Standard deviation of touches around the key's centre, in points (default 6).",
+                       "  --touch-spread <PT>   Standard deviation of touches around the key's centre, in points, 0 to 33 (default 6; 0: at the centre).",
                        "  --typo-rate <P>", "  --text <FILE>", "  --wpm <N>", "  --seed <S>", "@dictate AUDIO TRANSCRIPT"]),
             ("anonymize", ["OVERVIEW: Replace every letter and digit", "USAGE: keysim trace anonymize <in> <out> --seed S", "Keep it secret."]),
             ("import", ["OVERVIEW: Convert keystroke files", "USAGE: keysim trace import --format aalto136m <file>... [--out-dir DIR] [--zstd]",

@@ -32,8 +32,8 @@ final class DictionaryFileTests: XCTestCase {
 
     func testEveryProblemNamesTheFileAndLine() throws {
         let cases: [(String, String)] = [
-            ("the\t5\nto 4\n", ":2: error: expected 'word<TAB>count', found no tab"),
-            ("the\t5\t1\n", ":1: error: expected 'word<TAB>count', found 2 tabs"),
+            ("the\t5\nto 4\n", ":2:1: error: expected 'word<TAB>count', found no tab"),
+            ("the\t5\t1\n", ":1:6: error: expected 'word<TAB>count', found 2 tabs"),
             ("The\t5\n", ":1:1: error: word 'The' is not lower-cased"),
             ("the\t0\n", ":1:5: error: count '0' is not a positive integer"),
             ("the\t-3\n", ":1:5: error: count '-3' is not a positive integer"),

@@ -148,6 +148,7 @@ extension RunMetric {
         keyLatencyMeanMs, keyLatencyP99Ms, keyShareOverBudget, suggestionLatencyP95Ms, requestsPer100Words,
         charactersSentPer100Words, requestRoundTripMeanMs, underlineVerdictMeanMs, flickersPer100Words, corruptingFixes,
         dictationStopToTextMeanMs, micOnPerDictatedSecond, keystrokeSavings, keystrokeSavingsInTime, wordPredictionRate,
+        touchTypoRatePlain, touchTypoRateShifted, touchPredictionsLateShare,
     ]
 
     /// The metric named `name`, if it is one of `all`.

@@ -38,6 +38,10 @@ public enum ChromeTraceExporter {
                nameColumns: ["underline_id", "outcome"]),
         Source(track: "underlines", category: "underline", table: "underlines", starts: ["shown_ns", "word_finished_ns"],
                ends: ["end_ns"], name: "'underline ' || t.id || ' (' || t.outcome || ')'", nameColumns: ["id", "outcome"]),
+        Source(track: "touches (touch → decided)", category: "touch", table: "touches", starts: ["touch_ns"], ends: ["decided_ns"],
+               name: "'touch ' || t.key_index || CASE WHEN t.ready THEN '' ELSE ' (prediction late)' END"
+                   + " || CASE WHEN t.plain_typo OR t.shifted_typo THEN ' (typo drawn ' || t.plain_typo || ', shifted ' || t.shifted_typo || ')' ELSE '' END",
+               nameColumns: ["key_index", "ready", "plain_typo", "shifted_typo"]),
         Source(track: "fixes", category: "fix", table: "fixes", starts: ["accepted_ns"], ends: ["applied_ns", "end_ns"],
                name: "'fix of underline ' || t.underline_id", nameColumns: ["underline_id"]),
     ]

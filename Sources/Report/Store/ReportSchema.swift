@@ -299,5 +299,20 @@ public enum ReportSchema {
            AVG(w.first_in_bar_prefix IS NOT NULL) AS word_prediction_rate
     FROM words w JOIN runs r USING (run_id)
     GROUP BY w.run_id;
+    CREATE TABLE IF NOT EXISTS touches (
+        run_id          INTEGER NOT NULL REFERENCES runs(run_id),
+        key_index       INTEGER NOT NULL,
+        touch_ns        INTEGER NOT NULL,
+        prediction_ns   INTEGER NOT NULL,
+        decided_ns      INTEGER NOT NULL,
+        ready           INTEGER NOT NULL,
+        late_ns         INTEGER NOT NULL,
+        probability     REAL NOT NULL,
+        shift_pt        REAL NOT NULL,
+        predicted_intended INTEGER NOT NULL,
+        plain_typo      INTEGER NOT NULL,
+        shifted_typo    INTEGER NOT NULL,
+        PRIMARY KEY (run_id, key_index)
+    ) WITHOUT ROWID;
     """
 }

@@ -13,6 +13,7 @@ struct RunRowWriter {
     let request: Statement
     let fix: Statement
     var taskRows: BulkInsert
+    var touchRows: BulkInsert
     let budget: Statement
     let violation: Statement
     let dictation: Statement
@@ -51,6 +52,7 @@ struct RunRowWriter {
         taskRows = try BulkInsert(database, table: "tasks", columns: ["run_id", "seq", "executor", "task_id", "kind", "tag",
                                                                       "release_ns", "start_ns", "finish_ns", "deadline_ns", "core",
                                                                       "preemptions", "cancelled"])
+        touchRows = try BulkInsert(database, table: "touches", columns: Self.touchColumns)
         budget = try insert("budgets", ["run_id", "metric", "limit_ns", "allowed_share", "count", "over"])
         dictation = try insert("dictations", ["run_id", "dictation_id", "session_id", "tap_ns", "cold_start", "cold_start_cost_ns",
                                               "recording_start_ns", "capture_start_ns", "speech_start_ns", "speech_end_ns",
@@ -173,6 +175,7 @@ struct RunRowWriter {
                 .real(e.peakMemoryMegabytes), .integer(Int64(e.suspensions)), e.micOnPerDictated.map(SQLValue.real) ?? .null,
             ])
         }
+        try writeTouches(observations.touches, runID: runID)
         for b in scenario.keyboard.budgets {
             let samples = MetricSamples.samples(b.metric, in: observations)
             var over = 0

@@ -56,6 +56,8 @@ public struct BatchSummary: Sendable, Equatable {
         public var micOnSeconds = 0.0
         public var dictatedSeconds = 0.0
         public var suspensions = 0
+        /// The touch model's figures.
+        public var touches = TouchCounts()
     }
 
     /// Pools the observations of `results` under `budgets`.
@@ -97,6 +99,7 @@ public struct BatchSummary: Sendable, Equatable {
                 if f.corrupted { c.corruptingFixes += 1 }
             }
             c.words += result.summary.words
+            c.touches.add(o.touches)
             for d in o.dictations {
                 c.dictations += 1
                 if d.coldStart { c.coldStarts += 1 }
@@ -138,7 +141,7 @@ public struct BatchSummary: Sendable, Equatable {
         requests     \(c.requests) (\(per100(c.requests)) per 100 words, \(per100(c.charactersSent)) characters per 100 words), \(c.timeouts) timeouts, \(c.retries) retries, \(c.requestsFailed) failed, \(c.staleAnswers) stale answers
         fixes        \(c.fixesApplied) applied, \(c.fixesDropped) dropped, \(c.corruptingFixes) corrupting
 
-        """ + (typing?.block() ?? "") + (c.dictations == 0 ? "" : """
+        """ + (typing?.block() ?? "") + c.touches.lines() + (c.dictations == 0 ? "" : """
         dictation    \(c.dictations) dictations, \(c.coldStarts) cold starts, \(c.clippedStarts) clipped first words (\(TextTable.fixed(c.clippedMs, 0)) ms lost), \(TextTable.fixed(c.speechLostMs / 1000, 1)) s lost to the cap
         microphone   on \(TextTable.fixed(c.micOnSeconds, 1)) s for \(TextTable.fixed(c.dictatedSeconds, 1)) s dictated (\(c.dictatedSeconds > 0 ? TextTable.fixed(c.micOnSeconds / c.dictatedSeconds, 1) : "-") s per dictated second), \(c.suspensions) suspensions
 

@@ -39,7 +39,8 @@ public enum DictionaryFile {
             if text.isEmpty { continue }
             let fields = text.split(separator: "\t", omittingEmptySubsequences: false)
             guard fields.count == 2 else {
-                throw reader.error(fields.count < 2 ? "expected 'word<TAB>count', found no tab" : "expected 'word<TAB>count', found \(fields.count - 1) tabs")
+                throw reader.error(fields.count < 2 ? "expected 'word<TAB>count', found no tab" : "expected 'word<TAB>count', found \(fields.count - 1) tabs",
+                                   column: fields.count < 2 ? 1 : fields[0].utf8.count + fields[1].utf8.count + 2)
             }
             let word = String(fields[0])
             guard !word.isEmpty else { throw reader.error("empty word", column: 1) }

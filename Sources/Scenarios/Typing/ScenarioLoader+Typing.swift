@@ -4,8 +4,10 @@ extension ScenarioLoader {
     /// Reads `typing: { dictionary: "../dictionaries/en.tsv", suggestions: { rerankLift: 0.5 } }`.
     /// The dictionary path is relative to the scenario file; without a dictionary the
     /// typing-quality metrics are not computed.
-    static func readTyping(_ field: ConfigField, scenarioPath: String, into typing: inout TypingConfig) throws(ConfigError) {
+    static func readTyping(_ field: ConfigField, scenarioPath: String, into keyboard: inout KeyboardConfig) throws(ConfigError) {
         var t = try field.object()
+        var typing = keyboard.typing
+        defer { keyboard.typing = typing }
         try t.optional("dictionary") { x throws(ConfigError) in
             if case .null = x.value.kind {
                 typing.dictionary = nil
@@ -24,6 +26,11 @@ extension ScenarioLoader {
             var s = try f.object()
             if let lift = try s.optional("rerankLift", { x throws(ConfigError) in try x.probability() }) { typing.rerankLift = lift }
             try s.finish()
+        }
+        if let touch = try t.optional("touch", { f throws(ConfigError) in
+            try TouchConfig(config: f, scenarioPath: scenarioPath, dictionary: typing.dictionary)
+        }) {
+            keyboard.touch = touch
         }
         try t.finish()
     }

@@ -29,6 +29,8 @@ public struct KeyboardConfig: Sendable, Equatable {
     public var dictation = DictationConfig()
     /// The suggestion bar's dictionary and re-ranker, for the typing-quality metrics.
     public var typing = TypingConfig()
+    /// The touch model (hit-testing with predicted-letter boundary shifts); off by default.
+    public var touch = TouchConfig()
 
     /// The seed keyboard.
     public init() {}
@@ -52,6 +54,9 @@ public enum KeyboardWork: String, Sendable, CaseIterable, Comparable {
     case draw
     /// The local checker looking at a finished word.
     case check
+    /// The next-letter prediction for the touch model, after each landed edit (only when
+    /// the touch model is on).
+    case predict
 
     /// The seed keyboard: keys and drawing on the main thread (keys first), lookups and
     /// checks on a background queue, the re-ranker on its own queue.
@@ -61,6 +66,8 @@ public enum KeyboardWork: String, Sendable, CaseIterable, Comparable {
         .rerank: WorkConfig(thread: "model", priority: 5, cost: .lognormal(median: 20, p99: 80)),
         .draw: WorkConfig(thread: "main", priority: 8, cost: .lognormal(median: 0.8, p99: 3)),
         .check: WorkConfig(thread: "background", priority: 3, cost: .lognormal(median: 3, p99: 12)),
+        // A table lookup, not a model run: beside the lookups rather than behind the re-ranker.
+        .predict: WorkConfig(thread: "background", priority: 6, cost: .lognormal(median: 1.5, p99: 6)),
     ]
 
     /// The executor task kind code.
@@ -72,6 +79,7 @@ public enum KeyboardWork: String, Sendable, CaseIterable, Comparable {
         case .rerank: 3
         case .draw: 4
         case .check: 5
+        case .predict: 6
         }
     }
 

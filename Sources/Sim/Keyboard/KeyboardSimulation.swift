@@ -27,6 +27,7 @@ public struct KeyboardSimulation {
         case suggestion(stage: KeyboardWork, SuggestionJob)
         case check(WordCheck)
         case drawChip(chip: Int)
+        case predict(edit: Int, NextLetterPredictor.Prediction?)
     }
 
     /// The edit a key task lands when it finishes. Text other than one ASCII character is
@@ -148,6 +149,8 @@ public struct KeyboardSimulation {
     private var dictationTimers = DictationTimers()
     /// The suggestion bar's quality model, when a dictionary is configured.
     private var quality: SuggestionQuality?
+    /// The touch model, when the scenario turns it on.
+    private var touchModel: TouchModel?
 
     /// Creates a replication of one trace. Its random streams derive from (seed, replication,
     /// stream name), the name prefixed by the trace index, so every (replication, trace) pair
@@ -184,6 +187,7 @@ public struct KeyboardSimulation {
         acceptance = stream("user.acceptance")
         channel = NetworkChannel(config: config.network, switches: stream("network.state"))
         debouncer = Debouncer(config.debounce)
+        touchModel = TouchModel(config.touch)
         dictation = DictationModel(config: config.dictation, seed: seed, replication: replication, streamPrefix: "trace\(trace)/")
         quality = config.typing.dictionary.map {
             SuggestionQuality(dictionary: $0, rerankLift: config.typing.rerankLift, lifts: stream("suggestions.rerank-lift"),
@@ -237,7 +241,8 @@ public struct KeyboardSimulation {
             }
         }
         for id in chips.keys.sorted() { closeChip(id, outcome: .open, into: &sink) }
-        precondition(threads.allSatisfy(\.isIdle) && contexts.isEmpty && texts.isEmpty && requests.isEmpty && dictation.isIdle,
+        precondition(threads.allSatisfy(\.isIdle) && contexts.isEmpty && texts.isEmpty && requests.isEmpty && dictation.isIdle
+                     && touchModel?.isIdle != false,
                      "work left behind at the end of the replication")
         return ReplicationSummary(endTime: engine.now, eventsProcessed: engine.eventsProcessed, edits: editCount,
                                   requests: nextRequestID, words: text.wordCount, characters: text.count,
@@ -252,6 +257,7 @@ public struct KeyboardSimulation {
         case .key, .backspace, .paste, .suggestionPicked:
             let thread = threadOf[Int(KeyboardWork.key.code)]
             let ahead = snapshot(thread)
+            touchModel?.touched(keyIndex: editCount, kind: event.kind, at: event.time, into: &sink)
             submit(.key, context: .key(index: editCount, edit: pendingEdit(event.kind), touch: event.time, ahead: ahead),
                    tag: Int64(editCount), deadline: config.budget(for: .key).map { event.time + $0.limit })
             editCount += 1
@@ -320,17 +326,23 @@ public struct KeyboardSimulation {
         let context = contexts.remove(record.task.context)
         switch context {
         case .key(let index, let edit, let touch, let ahead):
-            landEdit(edit)
+            let inserted = landEdit(edit)
             quality?.editLanded(keyIndex: index, text: text)
             sink.record(.key(KeyObservation(index: index, edit: edit.kind, touch: touch, start: record.start,
                                             inserted: engine.now, ahead: ahead)))
             afterEdit(keyIndex: index, touch: touch, into: &sink)
+            if touchModel != nil {
+                let prediction = touchModel!.edited(edit.kind, inserting: inserted)
+                submit(.predict, context: .predict(edit: index, prediction), tag: Int64(index))
+            }
         case .suggestion(let stage, var job):
             job.waited = job.waited + record.waitTime
             job.ran = job.ran + (record.finish - record.start)
             advanceSuggestion(job, after: stage, into: &sink)
         case .check(let check):
             finishCheck(check)
+        case .predict(let edit, let prediction):
+            touchModel?.predictionFinished(editIndex: edit, prediction: prediction, at: engine.now, into: &sink)
         case .drawChip(let id):
             if chips[id]?.open == true, chips[id]?.shown == nil {
                 chips[id]!.shown = engine.now
@@ -352,13 +364,25 @@ public struct KeyboardSimulation {
         }
     }
 
-    private mutating func landEdit(_ edit: PendingEdit) {
+    /// Lands an edit in the text; returns the text it inserted (none for a delete).
+    @discardableResult
+    private mutating func landEdit(_ edit: PendingEdit) -> String? {
         switch edit {
-        case .insertASCII(let byte): text.insert(TextBuffer.asciiStrings[Int(byte)])
-        case .insert(let slot): text.insert(texts.remove(slot))
-        case .delete: text.deleteBackward()
-        case .paste(let slot): text.insert(texts.remove(slot))
-        case .suggestion(let slot): text.replaceCurrentWord(with: texts.remove(slot))
+        case .insertASCII(let byte):
+            let inserted = TextBuffer.asciiStrings[Int(byte)]
+            text.insert(inserted)
+            return inserted
+        case .insert(let slot), .paste(let slot):
+            let inserted = texts.remove(slot)
+            text.insert(inserted)
+            return inserted
+        case .delete:
+            text.deleteBackward()
+            return nil
+        case .suggestion(let slot):
+            let word = texts.remove(slot)
+            text.replaceCurrentWord(with: word)
+            return word
         }
     }
 

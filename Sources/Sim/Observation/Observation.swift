@@ -18,6 +18,8 @@ public enum Observation: Sendable, Equatable {
     case task(TaskObservation)
     /// A dictation or a dictation session.
     case dictation(DictationObservation)
+    /// A touch decided by the touch model.
+    case touch(TouchObservation)
 }
 
 /// Receives observations as they happen.
@@ -44,6 +46,8 @@ public struct ObservationBuffer: ObservationSink, Sendable {
     public var dictations: [DictationRecord] = []
     /// Dictation sessions, in the order they ended.
     public var dictationSessions: [DictationSessionRecord] = []
+    /// Touches decided by the touch model, in the order they were decided.
+    public var touches: [TouchObservation] = []
     /// Whether to keep task records (they are the bulk of a timeline).
     public var keepsTasks: Bool
 
@@ -68,6 +72,7 @@ public struct ObservationBuffer: ObservationSink, Sendable {
         case .task(let task): if keepsTasks { Self.append(task, to: &tasks) }
         case .dictation(.dictation(let record)): dictations.append(record)
         case .dictation(.session(let record)): dictationSessions.append(record)
+        case .touch(let touch): Self.append(touch, to: &touches)
         }
     }
 }

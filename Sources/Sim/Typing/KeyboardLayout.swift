@@ -1,5 +1,3 @@
-import Sim
-
 /// keysim's reference phone keyboard: where each key sits, in points from the top-left
 /// corner of the keyboard view, as the synthesiser places touches and touch models read them.
 ///
