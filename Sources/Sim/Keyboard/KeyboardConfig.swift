@@ -27,6 +27,12 @@ public struct KeyboardConfig: Sendable, Equatable {
     public var budgets: [Budget] = Budget.defaults
     /// The dictation keyboard's pipeline, for traces with dictation taps.
     public var dictation = DictationConfig()
+    /// The extension's memory footprint, its limit and cold restarts.
+    public var memory = MemoryConfig()
+    /// Language files: the bundled one and the manifest of downloadable ones.
+    public var languages = LanguageFilesConfig()
+    /// The device token requests carry (off by default).
+    public var token = DeviceTokenConfig()
 
     /// The seed keyboard.
     public init() {}

@@ -16,6 +16,7 @@ public struct KeyboardSimulation {
         case retry(request: Int)
         case acceptChip(chip: Int)
         case dictation(DictationEvent)
+        case lifecycle(ExtensionState.Event)
     }
 
     /// What a task is doing, so its completion can be handled.
@@ -81,44 +82,46 @@ public struct KeyboardSimulation {
 
     /// The configuration.
     public let config: KeyboardConfig
-    private var engine = Engine<Event>()
-    private var threads: [Executor]
-    private var threadOf: [Int]                   // by KeyboardWork.code
+    var engine = Engine<Event>()
+    var threads: [Executor]
+    var threadOf: [Int]                   // by KeyboardWork.code
     private var workConfigs: [WorkConfig]         // by KeyboardWork.code
     private var costs: [RandomStream]             // by KeyboardWork.code
     private var checkerVerdicts: RandomStream
     private var networkTimes: RandomStream
     private var cloudTimes: RandomStream
     private var acceptance: RandomStream
-    private var channel: NetworkChannel
+    var channel: NetworkChannel
     private let streamPrefix: String
     /// The name-independent part of every stream key, and the hash of "<prefix>cloud.verdict/".
     private let verdictKeyBase: UInt64
     private let verdictPrefixHash: UInt64
     private let seed: UInt64
     private let replication: Int
-    private var text = TextBuffer()
+    var text = TextBuffer()
     private var intendedWords: [Substring]?
     /// Set once a fix damaged the text: words no longer line up with the intended text, so
     /// it stops deciding which words are errors (a corrupted text would otherwise look like
     /// nothing but errors from there on).
     private var alignmentBroken = false
-    private var debouncer: Debouncer
-    private var debounceTimer = SimTimer()
-    private var contexts = ContextTable<TaskContext>()
+    var debouncer: Debouncer
+    var debounceTimer = SimTimer()
+    var contexts = ContextTable<TaskContext>()
     private var nextTaskID: UInt64 = 0
     private var editCount = 0
-    private var chips: [Int: Chip] = [:]
+    var chips: [Int: Chip] = [:]
     private var chipByOrdinal: [Int: Int] = [:]
     private var nextChipID = 0
-    private var requests: [Int: Request] = [:]
-    private var attempts: [Int: Attempt] = [:]
+    var requests: [Int: Request] = [:]
+    var attempts: [Int: Attempt] = [:]
     private var nextRequestID = 0
     private var nextAttemptID = 0
-    private var lastRequestedVersion = 0
+    var lastRequestedVersion = 0
     private var counters = ReplicationSummary.Counters()
     private var dictation: DictationModel
     private var dictationTimers = DictationTimers()
+    /// Memory, kills and restarts, language files, the device token.
+    var ext: ExtensionState
 
     /// Creates a replication of one trace. Its random streams derive from (seed, replication,
     /// stream name), the name prefixed by the trace index, so every (replication, trace) pair
@@ -156,6 +159,9 @@ public struct KeyboardSimulation {
         channel = NetworkChannel(config: config.network, switches: stream("network.state"))
         debouncer = Debouncer(config.debounce)
         dictation = DictationModel(config: config.dictation, seed: seed, replication: replication, streamPrefix: "trace\(trace)/")
+        precondition(config.memory.problems.isEmpty, config.memory.problems.joined(separator: "; "))
+        ext = ExtensionState(keyboard: config, header: header, tokenPrefix: "seed\(seed)/replication\(replication)/trace\(trace)/",
+                             stream: stream)
         if let intended = header?.intendedText {
             intendedWords = intended.split(whereSeparator: \.isWhitespace).map { TextBuffer.word(in: $0, tokenStart: 0).text }
         }
@@ -168,6 +174,7 @@ public struct KeyboardSimulation {
         _ source: inout Source, into sink: inout Sink
     ) throws -> ReplicationSummary {
         if let first = try source.next() { engine.schedule(.trace(first), at: first.time) }
+        startExtension(into: &sink)
         while let event = engine.next() {
             switch event {
             case .trace(let traceEvent):
@@ -196,10 +203,14 @@ public struct KeyboardSimulation {
                 acceptChip(chip, into: &sink)
             case .dictation(let dictationEvent):
                 apply(dictation.handle(dictationEvent, at: engine.now), into: &sink)
+            case .lifecycle(let lifecycleEvent):
+                handleLifecycle(lifecycleEvent, into: &sink)
             }
         }
+        sink.record(.extensionLifecycle(.totals(ext.totals)))
         for id in chips.keys.sorted() { closeChip(id, outcome: .open, into: &sink) }
-        precondition(threads.allSatisfy(\.isIdle) && contexts.isEmpty && requests.isEmpty && dictation.isIdle,
+        precondition(threads.allSatisfy(\.isIdle) && contexts.isEmpty && requests.isEmpty && dictation.isIdle
+                     && ext.isIdle,
                      "work left behind at the end of the replication")
         return ReplicationSummary(endTime: engine.now, eventsProcessed: engine.eventsProcessed, edits: editCount,
                                   requests: nextRequestID, words: text.wordCount, characters: text.count,
@@ -212,6 +223,7 @@ public struct KeyboardSimulation {
     private mutating func handle<Sink: ObservationSink>(_ event: TraceEvent, into sink: inout Sink) throws {
         switch event.kind {
         case .key, .backspace, .paste, .suggestionPicked:
+            if holdIfRestarting(index: editCount, kind: event.kind, touch: event.time) { editCount += 1; return }
             let thread = threadOf[Int(KeyboardWork.key.code)]
             let ahead = snapshot(thread)
             submit(.key, context: .key(index: editCount, kind: event.kind, touch: event.time, ahead: ahead),
@@ -219,6 +231,7 @@ public struct KeyboardSimulation {
             editCount += 1
         case .network(let condition):
             channel.force(condition)
+            networkChanged(condition, into: &sink)
         case .chipAccepted(let wordIndex):
             let target = wordIndex.flatMap { chipByOrdinal[$0] } ?? chips.values.filter(\.open).map(\.id).max()
             if let target { acceptChip(target, into: &sink) } else { counters.acceptancesWithoutChip += 1 }
@@ -228,13 +241,15 @@ public struct KeyboardSimulation {
             preconditionFailure("WAV audio (\(path)) must be resolved to speech timing before replay")
         case .dictationStop:
             apply(try dictation.tapStop(at: engine.now), into: &sink)
-        case .cursorMove, .keyboardShown, .keyboardHidden, .languageSwitch:
+        case .languageSwitch(let language):
+            switchLanguage(language, into: &sink)
+        case .cursorMove, .keyboardShown, .keyboardHidden:
             // The typing model edits at the end of the text; these do not change its timing.
             break
         }
     }
 
-    private func snapshot(_ thread: Int) -> QueueSnapshot {
+    func snapshot(_ thread: Int) -> QueueSnapshot {
         let executor = threads[thread]
         return QueueSnapshot(running: executor.firstRunningKind ?? 0, queuedAhead: executor.readyCount,
                              queuedKinds: executor.readyCount == 0 ? 0 : executor.queuedKindsMask)
@@ -262,7 +277,7 @@ public struct KeyboardSimulation {
 
     // MARK: - Tasks
 
-    private mutating func submit(_ kind: KeyboardWork, context: consuming TaskContext, tag: Int64, deadline: SimTime? = nil) {
+    mutating func submit(_ kind: KeyboardWork, context: consuming TaskContext, tag: Int64, deadline: SimTime? = nil) {
         let code = Int(kind.code)
         let id = nextTaskID
         nextTaskID += 1
@@ -343,6 +358,7 @@ public struct KeyboardSimulation {
             }
         }
         debounceEdit()
+        if text.endsToken { wordTyped(into: &sink) }
     }
 
     private mutating func debounceEdit() {
@@ -366,7 +382,8 @@ public struct KeyboardSimulation {
         }
     }
 
-    private mutating func recordSuggestion<Sink: ObservationSink>(_ job: SuggestionJob, outcome: SuggestionOutcome, into sink: inout Sink) {
+    mutating func recordSuggestion<Sink: ObservationSink>(_ job: SuggestionJob, outcome: SuggestionOutcome, into sink: inout Sink) {
+        if outcome == .shown && ext.currentIsCorrupt { ext.totals.silentlyWrongSuggestions += 1 }
         // A bar shown after a later key was touched served no one: too late to use.
         let tooLate = outcome == .shown && editCount - 1 > job.keyIndex
         sink.record(.suggestion(SuggestionObservation(keyIndex: job.keyIndex, textVersion: job.version, touch: job.touch,
@@ -378,6 +395,7 @@ public struct KeyboardSimulation {
 
     private mutating func finishCheck(_ check: WordCheck) {
         guard text.hasWord(check.word, at: check.start) else { counters.checksOfVanishedWords += 1; return }
+        if ext.currentIsCorrupt { ext.totals.silentlyWrongChecks += 1 }
         let truth = groundTruth(ordinal: check.ordinal, word: check.word)
         let u = checkerVerdicts.nextDouble()
         let flagged = truth.isError ? u < config.checker.recall : u < config.checker.falsePositiveRate
@@ -401,7 +419,7 @@ public struct KeyboardSimulation {
         return (false, nil)
     }
 
-    private mutating func closeChip<Sink: ObservationSink>(_ id: Int, outcome: UnderlineOutcome, into sink: inout Sink) {
+    mutating func closeChip<Sink: ObservationSink>(_ id: Int, outcome: UnderlineOutcome, into sink: inout Sink) {
         guard let chip = chips.removeValue(forKey: id) else { return }
         if chipByOrdinal[chip.ordinal] == id { chipByOrdinal[chip.ordinal] = nil }
         let flicker = outcome == .retracted && chip.shown.map { engine.now - $0 < config.underlines.flickerWindow } == true
@@ -432,8 +450,9 @@ public struct KeyboardSimulation {
         startAttempt(for: id)
     }
 
-    private mutating func startAttempt(for id: Int) {
+    mutating func startAttempt(for id: Int) {
         guard requests[id] != nil else { return }
+        if tokenRefused(request: id) { return }
         requests[id]!.attempts += 1
         let attemptID = nextAttemptID
         nextAttemptID += 1
@@ -486,7 +505,7 @@ public struct KeyboardSimulation {
         sink.record(.request(observation(request, outcome: .failed, attempt: nil)))
     }
 
-    private func observation(_ request: Request, outcome: RequestOutcome, attempt: Attempt?) -> RequestObservation {
+    func observation(_ request: Request, outcome: RequestOutcome, attempt: Attempt?) -> RequestObservation {
         RequestObservation(id: request.id, trigger: request.trigger, sent: request.sent, textVersion: request.version,
                            characters: request.characters, words: request.words.count, attempts: request.attempts,
                            timeouts: request.timeouts, offlineFailures: request.offlineFailures,
