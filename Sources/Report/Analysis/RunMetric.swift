@@ -148,7 +148,7 @@ extension RunMetric {
         keyLatencyMeanMs, keyLatencyP99Ms, keyShareOverBudget, suggestionLatencyP95Ms, requestsPer100Words,
         charactersSentPer100Words, requestRoundTripMeanMs, underlineVerdictMeanMs, flickersPer100Words, corruptingFixes,
         dictationStopToTextMeanMs, micOnPerDictatedSecond,
-    ]
+    ] + extensionMetrics
 
     /// The metric named `name`, if it is one of `all`.
     public static func named(_ name: String) -> RunMetric? { all.first { $0.name == name } }

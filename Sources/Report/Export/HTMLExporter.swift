@@ -41,6 +41,7 @@ public enum HTMLExporter {
         html += section("Cloud requests", digest.requests)
         html += section(digest.runID == nil ? "Budget violations" : "Worst budget violations", digest.violations,
                         empty: "No item went over its budget.")
+        if !digest.extensionLife.rows.isEmpty { html += section("Extension: kills, language files, device token", digest.extensionLife) }
         html += try latencyCharts(store.database, options: options)
         if !digest.comparisons.isEmpty {
             html += "<h2>Comparisons</h2>\n"

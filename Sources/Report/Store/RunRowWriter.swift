@@ -17,6 +17,7 @@ struct RunRowWriter {
     let violation: Statement
     let dictation: Statement
     let session: Statement
+    let extensionRows: ExtensionRowWriter
 
     init(_ database: Database) throws {
         self.database = database
@@ -53,6 +54,7 @@ struct RunRowWriter {
         session = try insert("dictation_sessions", ["run_id", "session_id", "start_ns", "mic_first_on_ns", "end_ns", "end_reason",
                                                     "mic_on_ns", "dictations", "dictated_ns", "engine", "model_load_ns",
                                                     "peak_memory_mb", "suspensions", "mic_on_per_dictated"])
+        extensionRows = try ExtensionRowWriter(database)
         violation = try insert("budget_violations", ["run_id", "budget", "item_index", "latency_ns", "budget_ns", "cause"])
     }
 
@@ -172,6 +174,7 @@ struct RunRowWriter {
             try budget.execute([.integer(runID), .text(b.metric.rawValue), .integer(b.limit.nanoseconds), .real(b.allowedShare),
                                 .integer(Int64(samples.count)), .integer(Int64(over))])
         }
+        try extensionRows.write(observations.extensionRecords, runID: runID)
         return runID
     }
 

@@ -270,6 +270,9 @@ extension KeyboardSimulation {
                 requestID: id, attempt: attempt, rejected: engine.now, retry: nil, reason: .revoked,
                 keyboardGeneration: keyboard, serverGeneration: server))))
             requests[id] = nil
+            // The refused attempt is the request's last one.
+            var request = request
+            request.attempts += 1
             text.markDirty(fromUTF8: request.fromUTF8)
             if lastRequestedVersion == request.version { lastRequestedVersion = -1 }
             sink.record(.request(observation(request, outcome: .revoked, attempt: nil)))
