@@ -124,6 +124,9 @@ public enum ScenarioLoader {
                 }
             }
         }
+        try o.optional("memory") { f throws(ConfigError) in try ExtensionConfigReader.readMemory(f, into: &keyboard.memory) }
+        try o.optional("languages") { f throws(ConfigError) in try ExtensionConfigReader.readLanguages(f, into: &keyboard.languages) }
+        try o.optional("token") { f throws(ConfigError) in try ExtensionConfigReader.readToken(f, into: &keyboard.token) }
         try o.finish()
         return Scenario(name: name, description: description, path: path, seed: seed, replications: replications,
                         traces: traces, policy: policy, policyNames: policyNames, keyboard: keyboard, resolvedConfig: root)

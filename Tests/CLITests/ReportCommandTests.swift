@@ -55,7 +55,7 @@ final class ReportCommandTests: XCTestCase {
         let cases: [([String], String)] = [
             (["report", text], "notes.txt: error: not a SQLite file"),
             (["report", other], "other.sqlite: error: a SQLite file, but not a keysim report"),
-            (["report", older], "older.sqlite: error: written by an older keysim (report schema 0; this keysim reads 3)"),
+            (["report", older], "older.sqlite: error: written by an older keysim (report schema 0; this keysim reads \(ReportSchema.version))"),
             (["report", folder.path("missing.sqlite")], "missing.sqlite: error: no such report file"),
             (["report", db, "--format", "pdf"], "keysim report: error: unknown --format 'pdf'"),
             (["report", db, "--format", "csv"], "--format csv writes one file per table: give --out FOLDER"),

@@ -79,7 +79,7 @@ public enum ChromeTraceExporter {
         tracks += try executorTracks(db, runID: runID, options: options)
         let relations = try ReportInspector.relations(db)
         var seenTables: Set<String> = []
-        for source in sources where !seenTables.contains(source.table) {
+        for source in sources + extensionSources where !seenTables.contains(source.table) {
             guard let relation = relations.first(where: { $0.name == source.table && !$0.isView }),
                   let start = source.starts.first(where: relation.columns.contains),
                   let end = source.ends.first(where: relation.columns.contains),
@@ -117,6 +117,7 @@ public enum ChromeTraceExporter {
                 }
             }
         }
+        for counter in try memoryCounterEvents(db, runID: runID) { try emit(counter) }
         try output.write("\n],\"displayTimeUnit\":\"ms\",\"otherData\":{\"keysim_version\":\(JSONText.quoted(KeysimVersion.current)),\"report\":\(JSONText.quoted(store.path)),\"run_id\":\(runID),\"trace_path\":\(JSONText.quoted(run[4].textValue)),\"seed\":\(run[5].integerValue)}}\n")
         try output.finish()
     }

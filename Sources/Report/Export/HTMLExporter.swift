@@ -42,6 +42,7 @@ public enum HTMLExporter {
         if !digest.typingQuality.rows.isEmpty { html += section("Typing quality", digest.typingQuality) }
         html += section(digest.runID == nil ? "Budget violations" : "Worst budget violations", digest.violations,
                         empty: "No item went over its budget.")
+        if !digest.extensionLife.rows.isEmpty { html += section("Extension: kills, language files, device token", digest.extensionLife) }
         html += try latencyCharts(store.database, options: options)
         if !digest.comparisons.isEmpty {
             html += "<h2>Comparisons</h2>\n"

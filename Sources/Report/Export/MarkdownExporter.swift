@@ -18,6 +18,7 @@ public enum MarkdownExporter {
         if !digest.typingQuality.rows.isEmpty { text += section("Typing quality", digest.typingQuality) }
         text += section(digest.runID == nil ? "Budget violations" : "Worst budget violations", digest.violations,
                         empty: "No item went over its budget.")
+        if !digest.extensionLife.rows.isEmpty { text += section("Extension: kills, language files, device token", digest.extensionLife) }
         if !digest.comparisons.isEmpty {
             text += "\n## Comparisons\n"
             for comparison in digest.comparisons { text += self.comparison(comparison) }

@@ -32,6 +32,8 @@ public struct ReportDigest: Sendable {
     public var requests: Table
     /// Budget violations per batch and budget (or the run's worst).
     public var violations: Table
+    /// Kills, language files and device-token rejections (no rows when none happened).
+    public var extensionLife: Table
     /// Stored comparisons.
     public var comparisons: [Comparison]
     /// Stored sweeps.
@@ -64,6 +66,7 @@ public struct ReportDigest: Sendable {
             FROM batches b\(batchFilter) ORDER BY b.batch_id
             """)
         typingQuality = try Self.typingQualityTable(db, runID: options.runID, label: label)
+        extensionLife = try Self.extensionTable(db, runID: options.runID)
         if let runID = options.runID {
             let run = try db.query("""
                 SELECT r.scenario_name, COALESCE(r.policy, ''), r.replication, r.trace_index, r.trace_path, r.seed, r.batch_id

@@ -196,6 +196,83 @@ public enum ReportSchema {
         cause           TEXT NOT NULL,
         PRIMARY KEY (run_id, budget, item_index)
     ) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS memory_events (
+        run_id          INTEGER NOT NULL REFERENCES runs(run_id),
+        seq             INTEGER NOT NULL,
+        time_ns         INTEGER NOT NULL,
+        footprint_mb    REAL NOT NULL,
+        component       TEXT NOT NULL,
+        event           TEXT NOT NULL,
+        language        TEXT,
+        PRIMARY KEY (run_id, seq)
+    ) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS kills (
+        run_id          INTEGER NOT NULL REFERENCES runs(run_id),
+        kill_id         INTEGER NOT NULL,
+        time_ns         INTEGER NOT NULL,
+        restarted_ns    INTEGER NOT NULL,
+        restart_ns      INTEGER NOT NULL,
+        footprint_mb    REAL NOT NULL,
+        limit_mb        REAL NOT NULL,
+        tasks_lost      INTEGER NOT NULL,
+        suggestions_lost INTEGER NOT NULL,
+        checks_lost     INTEGER NOT NULL,
+        chips_lost      INTEGER NOT NULL,
+        requests_abandoned INTEGER NOT NULL,
+        downloads_interrupted INTEGER NOT NULL,
+        keys_held       INTEGER NOT NULL,
+        PRIMARY KEY (run_id, kill_id)
+    ) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS downloads (
+        run_id          INTEGER NOT NULL REFERENCES runs(run_id),
+        download_id     INTEGER NOT NULL,
+        language        TEXT NOT NULL,
+        start_ns        INTEGER NOT NULL,
+        end_ns          INTEGER NOT NULL,
+        size_bytes      INTEGER NOT NULL,
+        bytes           INTEGER NOT NULL,
+        outcome         TEXT NOT NULL,
+        PRIMARY KEY (run_id, download_id)
+    ) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS language_loads (
+        run_id          INTEGER NOT NULL REFERENCES runs(run_id),
+        seq             INTEGER NOT NULL,
+        time_ns         INTEGER NOT NULL,
+        language        TEXT NOT NULL,
+        bytes_on_disk   INTEGER NOT NULL,
+        size_bytes      INTEGER NOT NULL,
+        verified        INTEGER NOT NULL,
+        outcome         TEXT NOT NULL,
+        PRIMARY KEY (run_id, seq)
+    ) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS token_rejections (
+        run_id          INTEGER NOT NULL REFERENCES runs(run_id),
+        seq             INTEGER NOT NULL,
+        request_id      INTEGER NOT NULL,
+        attempt_ns      INTEGER NOT NULL,
+        rejected_ns     INTEGER NOT NULL,
+        retry_ns        INTEGER,
+        reason          TEXT NOT NULL,
+        keyboard_generation INTEGER NOT NULL,
+        server_generation INTEGER NOT NULL,
+        added_ns        INTEGER NOT NULL,
+        PRIMARY KEY (run_id, seq)
+    ) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS extension_per_run (
+        run_id          INTEGER NOT NULL PRIMARY KEY REFERENCES runs(run_id),
+        peak_footprint_mb REAL NOT NULL,
+        kills           INTEGER NOT NULL,
+        keys_held       INTEGER NOT NULL,
+        downloads       INTEGER NOT NULL,
+        downloads_interrupted INTEGER NOT NULL,
+        verification_failures INTEGER NOT NULL,
+        corrupt_loads   INTEGER NOT NULL,
+        silently_wrong_suggestions INTEGER NOT NULL,
+        silently_wrong_checks INTEGER NOT NULL,
+        token_rejections INTEGER NOT NULL,
+        revoked_requests INTEGER NOT NULL,
+        token_added_ns  INTEGER NOT NULL
+    );
     CREATE INDEX IF NOT EXISTS runs_by_batch ON runs(batch_id, replication, trace_index);
     CREATE INDEX IF NOT EXISTS runs_by_policy ON runs(scenario_name, policy);
 

@@ -25,6 +25,7 @@ struct RunRowWriter {
     let workLabels = StaticTexts(["kind-0"] + KeyboardWork.allCases.map(\.rawValue))
     /// Thread names of the scenario written last; kept while statements may still hold them.
     var threadLabels = StaticTexts([])
+    let extensionRows: ExtensionRowWriter
 
     init(_ database: Database) throws {
         self.database = database
@@ -62,6 +63,7 @@ struct RunRowWriter {
         session = try insert("dictation_sessions", ["run_id", "session_id", "start_ns", "mic_first_on_ns", "end_ns", "end_reason",
                                                     "mic_on_ns", "dictations", "dictated_ns", "engine", "model_load_ns",
                                                     "peak_memory_mb", "suspensions", "mic_on_per_dictated"])
+        extensionRows = try ExtensionRowWriter(database)
         violation = try insert("budget_violations", ["run_id", "budget", "item_index", "latency_ns", "budget_ns", "cause"])
     }
 
@@ -189,6 +191,7 @@ struct RunRowWriter {
                                 .integer(Int64(samples.count)), .integer(Int64(over))])
         }
         try writeWords(result.summary.typingQuality, runID: runID)
+        try extensionRows.write(observations.extensionRecords, runID: runID)
         return runID
     }
 

@@ -25,6 +25,8 @@ public struct BatchSummary: Sendable, Equatable {
     public var runs: Int
     /// The suggestion bar's quality, when the runs measured it (a dictionary was configured).
     public var typing: TypingFigures?
+    /// Kills, language files and device-token rejections.
+    public var extensionSummary: ExtensionSummary
 
     /// Counts pooled over all runs.
     public struct Counts: Sendable, Equatable {
@@ -63,6 +65,7 @@ public struct BatchSummary: Sendable, Equatable {
     /// Pools the observations of `results` under `budgets`.
     public init(results: [RunResult], budgets: [Budget]) {
         runs = results.count
+        extensionSummary = ExtensionSummary(results: results)
         latencies = LatencyMetric.allCases.map { metric in
             let samples = results.flatMap { MetricSamples.samples(metric, in: $0.observations) }
             let budget = budgets.first { $0.metric == metric }
@@ -75,7 +78,7 @@ public struct BatchSummary: Sendable, Equatable {
             let o = result.observations
             c.keys += o.keys.count
             for s in o.suggestions {
-                if s.outcome == .shown { c.suggestionsShown += 1 } else { c.suggestionsSuperseded += 1 }
+                if s.outcome == .shown { c.suggestionsShown += 1 } else if s.outcome == .superseded { c.suggestionsSuperseded += 1 }
                 if s.tooLate { c.suggestionsTooLate += 1 }
             }
             for u in o.underlines {
@@ -141,7 +144,7 @@ public struct BatchSummary: Sendable, Equatable {
         requests     \(c.requests) (\(per100(c.requests)) per 100 words, \(per100(c.charactersSent)) characters per 100 words), \(c.timeouts) timeouts, \(c.retries) retries, \(c.requestsFailed) failed, \(c.staleAnswers) stale answers
         fixes        \(c.fixesApplied) applied, \(c.fixesDropped) dropped, \(c.corruptingFixes) corrupting
 
-        """ + (typing?.block() ?? "") + c.touches.lines() + (c.dictations == 0 ? "" : """
+        """ + (typing?.block() ?? "") + c.touches.lines() + extensionSummary.lines() + (c.dictations == 0 ? "" : """
         dictation    \(c.dictations) dictations, \(c.coldStarts) cold starts, \(c.clippedStarts) clipped first words (\(TextTable.fixed(c.clippedMs, 0)) ms lost), \(TextTable.fixed(c.speechLostMs / 1000, 1)) s lost to the cap
         microphone   on \(TextTable.fixed(c.micOnSeconds, 1)) s for \(TextTable.fixed(c.dictatedSeconds, 1)) s dictated (\(c.dictatedSeconds > 0 ? TextTable.fixed(c.micOnSeconds / c.dictatedSeconds, 1) : "-") s per dictated second), \(c.suspensions) suspensions
 

@@ -36,6 +36,10 @@ public enum MetricSamples {
         switch metric {
         case .key:
             guard let key = observations.keys.first(where: { $0.index == item }) else { return "" }
+            if let kill = observations.extensionRecords.kill(holding: item) {
+                return "extension restarting: killed at \(TextTable.fixed(kill.footprintMegabytes, 1)) MB over the "
+                    + "\(TextTable.fixed(kill.limitMegabytes, 1)) MB limit, restart took \(ms(kill.restartDuration))"
+            }
             guard key.wait > .zero else { return "key handler ran \(ms(key.inserted - key.start))" }
             var parts: [String] = []
             if let running = KeyboardWork(code: key.ahead.running) { parts.append("\(running.rawValue) running") }

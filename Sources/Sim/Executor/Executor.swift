@@ -31,7 +31,7 @@ public struct Executor: Sendable {
     var nextSequence: UInt64 = 0
 
     /// Total core time spent running tasks, for utilisation.
-    public private(set) var busyTime: SimDuration = .zero
+    public internal(set) var busyTime: SimDuration = .zero
     /// The most tasks ever waiting at once.
     public private(set) var readyCountMax = 0
     /// The most tasks that may wait at once; a model that floods an executor is a bug.

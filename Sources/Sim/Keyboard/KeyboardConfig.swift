@@ -31,6 +31,12 @@ public struct KeyboardConfig: Sendable, Equatable {
     public var typing = TypingConfig()
     /// The touch model (hit-testing with predicted-letter boundary shifts); off by default.
     public var touch = TouchConfig()
+    /// The extension's memory footprint, its limit and cold restarts.
+    public var memory = MemoryConfig()
+    /// Language files: the bundled one and the manifest of downloadable ones.
+    public var languages = LanguageFilesConfig()
+    /// The device token requests carry (off by default).
+    public var token = DeviceTokenConfig()
 
     /// The seed keyboard.
     public init() {}

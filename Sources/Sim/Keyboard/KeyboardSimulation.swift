@@ -19,6 +19,7 @@ public struct KeyboardSimulation {
         case retry(request: Int)
         case acceptChip(chip: Int)
         case dictation(DictationEvent)
+        case lifecycle(ExtensionState.Event)
     }
 
     /// What a task is doing, so its completion can be handled. Plain data, like `Event`.
@@ -105,52 +106,54 @@ public struct KeyboardSimulation {
 
     /// The configuration.
     public let config: KeyboardConfig
-    private var engine = Engine<Event>()
-    private var threads: [Executor]
-    private var threadOf: [Int]                   // by KeyboardWork.code
+    var engine = Engine<Event>()
+    var threads: [Executor]
+    var threadOf: [Int]                   // by KeyboardWork.code
     private var workConfigs: [WorkConfig]         // by KeyboardWork.code
     private var costs: [RandomStream]             // by KeyboardWork.code
     private var checkerVerdicts: RandomStream
     private var networkTimes: RandomStream
     private var cloudTimes: RandomStream
     private var acceptance: RandomStream
-    private var channel: NetworkChannel
+    var channel: NetworkChannel
     private let streamPrefix: String
     /// The name-independent part of every stream key, and the hash of "<prefix>cloud.verdict/".
     private let verdictKeyBase: UInt64
     private let verdictPrefixHash: UInt64
     private let seed: UInt64
     private let replication: Int
-    private var text = TextBuffer()
+    var text = TextBuffer()
     private var intendedWords: [Substring]?
     /// Set once a fix damaged the text: words no longer line up with the intended text, so
     /// it stops deciding which words are errors (a corrupted text would otherwise look like
     /// nothing but errors from there on).
     private var alignmentBroken = false
-    private var debouncer: Debouncer
-    private var debounceTimer = SimTimer()
-    private var contexts = ContextTable<TaskContext>()
+    var debouncer: Debouncer
+    var debounceTimer = SimTimer()
+    var contexts = ContextTable<TaskContext>()
     /// Text carried by pending edits and checks, found again by slot.
-    private var texts = ContextTable<String>()
+    var texts = ContextTable<String>()
     /// The trace event the `.trace` event in the queue stands for.
     private var pendingTrace: TraceEvent?
     private var nextTaskID: UInt64 = 0
     private var editCount = 0
-    private var chips: [Int: Chip] = [:]
+    var chips: [Int: Chip] = [:]
     private var chipByOrdinal: [Int: Int] = [:]
     private var nextChipID = 0
-    private var requests: [Int: Request] = [:]
-    private var attempts: [Int: Attempt] = [:]
+    var requests: [Int: Request] = [:]
+    var attempts: [Int: Attempt] = [:]
     private var nextRequestID = 0
     private var nextAttemptID = 0
-    private var lastRequestedVersion = 0
+    var lastRequestedVersion = 0
     private var counters = ReplicationSummary.Counters()
     private var dictation: DictationModel
     private var dictationTimers = DictationTimers()
     /// The suggestion bar's quality model, when a dictionary is configured.
     private var quality: SuggestionQuality?
     /// The touch model, when the scenario turns it on.
-    private var touchModel: TouchModel?
+    var touchModel: TouchModel?
+    /// Memory, kills and restarts, language files, the device token.
+    var ext: ExtensionState
 
     /// Creates a replication of one trace. Its random streams derive from (seed, replication,
     /// stream name), the name prefixed by the trace index, so every (replication, trace) pair
@@ -193,6 +196,9 @@ public struct KeyboardSimulation {
             SuggestionQuality(dictionary: $0, rerankLift: config.typing.rerankLift, lifts: stream("suggestions.rerank-lift"),
                               intendedText: header?.intendedText)
         }
+        precondition(config.memory.problems.isEmpty, config.memory.problems.joined(separator: "; "))
+        ext = ExtensionState(keyboard: config, header: header, tokenPrefix: "seed\(seed)/replication\(replication)/trace\(trace)/",
+                             stream: stream)
         if let intended = header?.intendedText {
             intendedWords = intended.split(whereSeparator: \.isWhitespace).map { TextBuffer.word(in: $0, tokenStart: 0).text }
         }
@@ -208,6 +214,7 @@ public struct KeyboardSimulation {
             pendingTrace = first
             engine.schedule(.trace, at: first.time)
         }
+        startExtension(into: &sink)
         while let event = engine.next() {
             switch event {
             case .trace:
@@ -238,11 +245,14 @@ public struct KeyboardSimulation {
                 acceptChip(chip, into: &sink)
             case .dictation(let dictationEvent):
                 apply(dictation.handle(dictationEvent, at: engine.now), into: &sink)
+            case .lifecycle(let lifecycleEvent):
+                handleLifecycle(lifecycleEvent, into: &sink)
             }
         }
+        sink.record(.extensionLifecycle(.totals(ext.totals)))
         for id in chips.keys.sorted() { closeChip(id, outcome: .open, into: &sink) }
         precondition(threads.allSatisfy(\.isIdle) && contexts.isEmpty && texts.isEmpty && requests.isEmpty && dictation.isIdle
-                     && touchModel?.isIdle != false,
+                     && touchModel?.isIdle != false && ext.isIdle,
                      "work left behind at the end of the replication")
         return ReplicationSummary(endTime: engine.now, eventsProcessed: engine.eventsProcessed, edits: editCount,
                                   requests: nextRequestID, words: text.wordCount, characters: text.count,
@@ -255,14 +265,17 @@ public struct KeyboardSimulation {
     private mutating func handle<Sink: ObservationSink>(_ event: TraceEvent, into sink: inout Sink) throws {
         switch event.kind {
         case .key, .backspace, .paste, .suggestionPicked:
+            let edit = pendingEdit(event.kind)
+            if holdIfRestarting(index: editCount, edit: edit, touch: event.time) { editCount += 1; return }
             let thread = threadOf[Int(KeyboardWork.key.code)]
             let ahead = snapshot(thread)
             touchModel?.touched(keyIndex: editCount, kind: event.kind, at: event.time, into: &sink)
-            submit(.key, context: .key(index: editCount, edit: pendingEdit(event.kind), touch: event.time, ahead: ahead),
+            submit(.key, context: .key(index: editCount, edit: edit, touch: event.time, ahead: ahead),
                    tag: Int64(editCount), deadline: config.budget(for: .key).map { event.time + $0.limit })
             editCount += 1
         case .network(let condition):
             channel.force(condition)
+            networkChanged(condition, into: &sink)
         case .chipAccepted(let wordIndex):
             let target = wordIndex.flatMap { chipByOrdinal[$0] } ?? chips.values.filter(\.open).map(\.id).max()
             if let target { acceptChip(target, into: &sink) } else { counters.acceptancesWithoutChip += 1 }
@@ -272,13 +285,15 @@ public struct KeyboardSimulation {
             preconditionFailure("WAV audio (\(path)) must be resolved to speech timing before replay")
         case .dictationStop:
             apply(try dictation.tapStop(at: engine.now), into: &sink)
-        case .cursorMove, .keyboardShown, .keyboardHidden, .languageSwitch:
+        case .languageSwitch(let language):
+            switchLanguage(language, into: &sink)
+        case .cursorMove, .keyboardShown, .keyboardHidden:
             // The typing model edits at the end of the text; these do not change its timing.
             break
         }
     }
 
-    private func snapshot(_ thread: Int) -> QueueSnapshot {
+    func snapshot(_ thread: Int) -> QueueSnapshot {
         let executor = threads[thread]
         return QueueSnapshot(running: executor.firstRunningKind ?? 0, queuedAhead: executor.readyCount,
                              queuedKinds: executor.readyCount == 0 ? 0 : executor.queuedKindsMask)
@@ -306,7 +321,7 @@ public struct KeyboardSimulation {
 
     // MARK: - Tasks
 
-    private mutating func submit(_ kind: KeyboardWork, context: consuming TaskContext, tag: Int64, deadline: SimTime? = nil) {
+    mutating func submit(_ kind: KeyboardWork, context: consuming TaskContext, tag: Int64, deadline: SimTime? = nil) {
         let code = Int(kind.code)
         let id = nextTaskID
         nextTaskID += 1
@@ -410,6 +425,7 @@ public struct KeyboardSimulation {
             }
         }
         debounceEdit()
+        if text.endsToken { wordTyped(into: &sink) }
     }
 
     private mutating func debounceEdit() {
@@ -433,7 +449,8 @@ public struct KeyboardSimulation {
         }
     }
 
-    private mutating func recordSuggestion<Sink: ObservationSink>(_ job: SuggestionJob, outcome: SuggestionOutcome, into sink: inout Sink) {
+    mutating func recordSuggestion<Sink: ObservationSink>(_ job: SuggestionJob, outcome: SuggestionOutcome, into sink: inout Sink) {
+        if outcome == .shown && ext.currentIsCorrupt { ext.totals.silentlyWrongSuggestions += 1 }
         // A bar shown after a later key was touched served no one: too late to use.
         let tooLate = outcome == .shown && editCount - 1 > job.keyIndex
         if outcome == .shown { quality?.barShown(keyIndex: job.keyIndex, inTime: !tooLate) }
@@ -447,6 +464,7 @@ public struct KeyboardSimulation {
     private mutating func finishCheck(_ check: WordCheck) {
         let word = texts.remove(check.word)
         guard text.hasWord(word, at: check.start) else { counters.checksOfVanishedWords += 1; return }
+        if ext.currentIsCorrupt { ext.totals.silentlyWrongChecks += 1 }
         let truth = groundTruth(ordinal: check.ordinal, word: word)
         let u = checkerVerdicts.nextDouble()
         let flagged = truth.isError ? u < config.checker.recall : u < config.checker.falsePositiveRate
@@ -470,7 +488,7 @@ public struct KeyboardSimulation {
         return (false, nil)
     }
 
-    private mutating func closeChip<Sink: ObservationSink>(_ id: Int, outcome: UnderlineOutcome, into sink: inout Sink) {
+    mutating func closeChip<Sink: ObservationSink>(_ id: Int, outcome: UnderlineOutcome, into sink: inout Sink) {
         guard let chip = chips.removeValue(forKey: id) else { return }
         if chipByOrdinal[chip.ordinal] == id { chipByOrdinal[chip.ordinal] = nil }
         let flicker = outcome == .retracted && chip.shown.map { engine.now - $0 < config.underlines.flickerWindow } == true
@@ -501,8 +519,9 @@ public struct KeyboardSimulation {
         startAttempt(for: id)
     }
 
-    private mutating func startAttempt(for id: Int) {
+    mutating func startAttempt(for id: Int) {
         guard requests[id] != nil else { return }
+        if tokenRefused(request: id) { return }
         requests[id]!.attempts += 1
         let attemptID = nextAttemptID
         nextAttemptID += 1
@@ -555,7 +574,7 @@ public struct KeyboardSimulation {
         sink.record(.request(observation(request, outcome: .failed, attempt: nil)))
     }
 
-    private func observation(_ request: Request, outcome: RequestOutcome, attempt: Attempt?) -> RequestObservation {
+    func observation(_ request: Request, outcome: RequestOutcome, attempt: Attempt?) -> RequestObservation {
         RequestObservation(id: request.id, trigger: request.trigger, sent: request.sent, textVersion: request.version,
                            characters: request.characters, words: request.words.count, attempts: request.attempts,
                            timeouts: request.timeouts, offlineFailures: request.offlineFailures,

@@ -20,6 +20,8 @@ public enum Observation: Sendable, Equatable {
     case dictation(DictationObservation)
     /// A touch decided by the touch model.
     case touch(TouchObservation)
+    /// The extension's memory, kills, language files and device token.
+    case extensionLifecycle(ExtensionObservation)
 }
 
 /// Receives observations as they happen.
@@ -50,6 +52,8 @@ public struct ObservationBuffer: ObservationSink, Sendable {
     public var touches: [TouchObservation] = []
     /// Whether to keep task records (they are the bulk of a timeline).
     public var keepsTasks: Bool
+    /// Memory, kills, downloads, loads and token rejections.
+    public var extensionRecords = ExtensionRecords()
 
     /// Creates an empty buffer.
     public init(keepsTasks: Bool = true) { self.keepsTasks = keepsTasks }
@@ -73,6 +77,7 @@ public struct ObservationBuffer: ObservationSink, Sendable {
         case .dictation(.dictation(let record)): dictations.append(record)
         case .dictation(.session(let record)): dictationSessions.append(record)
         case .touch(let touch): Self.append(touch, to: &touches)
+        case .extensionLifecycle(let record): extensionRecords.record(record)
         }
     }
 }
@@ -128,6 +133,8 @@ public enum SuggestionOutcome: String, Sendable, Equatable, CaseIterable {
     /// Dropped because a newer key made it stale (cancelled while queued, or finished for
     /// text that had already changed).
     case superseded
+    /// Lost when the system killed the extension.
+    case killed
 }
 
 /// The suggestion bar's update for one key.
@@ -172,6 +179,8 @@ public enum UnderlineOutcome: String, Sendable, Equatable, CaseIterable {
     case accepted
     /// Still showing at the end of the replication.
     case open
+    /// Lost when the system killed the extension.
+    case killed
 }
 
 /// An underline (a chip `current → fix` above the keys) from verdict to end.
@@ -235,6 +244,10 @@ public enum RequestOutcome: String, Sendable, Equatable, CaseIterable {
     case answered
     /// Every attempt failed (timed out, lost, or no network).
     case failed
+    /// Abandoned in flight when the system killed the extension.
+    case killed
+    /// Refused because the user logged out: the device token is revoked.
+    case revoked
 }
 
 /// One request to the cloud checker, over all its attempts.

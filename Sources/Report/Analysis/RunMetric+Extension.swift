@@ -1,0 +1,34 @@
+extension RunMetric {
+    /// Times the system killed the extension for going over its memory limit.
+    public static let kills = RunMetric(
+        name: "kills", label: "extension kills", unit: "count", lowerIsBetter: true,
+        description: "Times the extension's memory footprint went over the limit and the system killed it.",
+        sql: "SELECT e.run_id, e.kills FROM extension_per_run e JOIN runs r USING (run_id) WHERE r.batch_id = :batch")
+
+    /// Corrupt language models loaded: partial files loaded without verification.
+    public static let corruptLoads = RunMetric(
+        name: "corrupt_loads", label: "corrupt models loaded", unit: "count", lowerIsBetter: true,
+        description: "Partial language files loaded as if complete (no SHA-256 verification): silently wrong models.",
+        sql: "SELECT e.run_id, e.corrupt_loads FROM extension_per_run e JOIN runs r USING (run_id) WHERE r.batch_id = :batch")
+
+    /// Suggestion bars computed by a corrupt model.
+    public static let silentlyWrongSuggestions = RunMetric(
+        name: "silently_wrong_suggestions", label: "suggestions from a corrupt model", unit: "count", lowerIsBetter: true,
+        description: "Suggestion bars shown while the language in use had a corrupt model loaded.",
+        sql: "SELECT e.run_id, e.silently_wrong_suggestions FROM extension_per_run e JOIN runs r USING (run_id) WHERE r.batch_id = :batch")
+
+    /// Requests the server refused for their device token (expired or revoked).
+    public static let tokenRejectedRequests = RunMetric(
+        name: "token_rejected_requests", label: "token rejections", unit: "count", lowerIsBetter: true,
+        description: "Request attempts the server refused because their device token was expired or revoked.",
+        sql: "SELECT e.run_id, e.token_rejections FROM extension_per_run e JOIN runs r USING (run_id) WHERE r.batch_id = :batch")
+
+    /// Latency the token rejections added to the run's requests, in all.
+    public static let tokenAddedLatencyMs = RunMetric(
+        name: "token_added_latency_ms", label: "latency added by token rejections (ms)", unit: "ms", lowerIsBetter: true,
+        description: "Time from attempts refused for an expired token to their retries with a refreshed token, summed over the run.",
+        sql: "SELECT e.run_id, e.token_added_ns / 1e6 FROM extension_per_run e JOIN runs r USING (run_id) WHERE r.batch_id = :batch")
+
+    /// The metrics of the extension's life, in table order.
+    static let extensionMetrics: [RunMetric] = [kills, corruptLoads, silentlyWrongSuggestions, tokenRejectedRequests, tokenAddedLatencyMs]
+}
