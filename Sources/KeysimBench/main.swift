@@ -53,7 +53,8 @@ func engineEventsPerSecond() -> Double {
 
 
 /// The full keyboard model (threads, suggestions, checker, debounce, network, cloud,
-/// underlines) with every observation recorded, replaying a synthetic typist: keys/s.
+/// underlines, typing quality) with every observation recorded, replaying a synthetic
+/// typist: keys/s.
 func keyboardKeysPerSecond() -> Double {
     let words = ["the", "quick", "brown", "fox", "jumps", "over", "a", "lazy", "dog", "and", "runs", "away"]
     var events: [TraceEvent] = []
@@ -71,11 +72,15 @@ func keyboardKeysPerSecond() -> Double {
         }
     }
     let header = TraceHeader(intendedText: intended.joined(separator: " "))
+    // The bundled default scenario's keyboard: the seed's numbers and the suggestion bar's
+    // dictionary, so that typing quality is measured too.
+    let keyboard = benchScenario(replications: 1).keyboard
+    precondition(keyboard.typing.dictionary != nil, "the default scenario names a dictionary")
     var rates: [Double] = []
     for repetition in 0..<3 {
         var source = ArrayTraceSource(events)
         var sink = ObservationBuffer()
-        var simulation = KeyboardSimulation(config: KeyboardConfig(), seed: 1, replication: repetition, header: header)
+        var simulation = KeyboardSimulation(config: keyboard, seed: 1, replication: repetition, header: header)
         var summary: ReplicationSummary?
         let elapsed = seconds { summary = try? simulation.run(&source, into: &sink) }
         precondition(summary?.edits == events.count && sink.keys.count == events.count)
