@@ -37,6 +37,36 @@ final class TypingQualityTests: XCTestCase {
         return try XCTUnwrap(try simulation.run(&source, into: &sink).typingQuality)
     }
 
+    /// The one-byte step down the trie after a typed letter or digit gives the bars the full
+    /// walk from the root gives, whatever is typed around it (punctuation, capitals, emoji,
+    /// backspaces, pastes).
+    func testExtendingTheBarByOneByteMatchesTheFullWalk() {
+        var rng = RandomStream(seed: 9, replication: 0, name: "test.typing")
+        let pieces = ["t", "h", "e", "y", "o", "a", "s", "T", "1", " ", " ", ".", ",", "(", "'", "é", "🙂", "\n"]
+        var text = TextBuffer()
+        var stepped = SuggestionQuality(dictionary: Self.dictionary, rerankLift: 0.5,
+                                        lifts: RandomStream(seed: 1, replication: 0, name: "lift"), intendedText: nil)
+        var walked = stepped
+        for key in 0..<5_000 {
+            var typed: UInt8?
+            switch rng.nextInt(below: 10) {
+            case 0: text.deleteBackward()
+            case 1: text.insert("to(")
+            default:
+                let piece = pieces[rng.nextInt(below: pieces.count)]
+                text.insert(piece)
+                if piece.utf8.count == 1, let byte = piece.utf8.first, byte < 0x80 { typed = byte }
+            }
+            stepped.editLanded(keyIndex: key, text: text, insertedASCII: typed)
+            walked.editLanded(keyIndex: key, text: text)
+            if key % 3 == 0 { stepped.barShown(keyIndex: key, inTime: true); walked.barShown(keyIndex: key, inTime: true) }
+        }
+        XCTAssertEqual(stepped.bars, walked.bars)
+        XCTAssertGreaterThan(walked.bars.filter { $0.prefixLength >= 2 && $0.node != WordDictionary.none }.count, 100)
+        XCTAssertEqual(stepped.finish(finalText: text, keystrokes: 5_000), walked.finish(finalText: text, keystrokes: 5_000))
+        XCTAssertGreaterThan(walked.finish(finalText: text, keystrokes: 5_000).wordsPredicted, 0)
+    }
+
     func testTheDictionaryRanksByCountAndKeepsTheTopThreeOfEveryPrefix() {
         let d = Self.dictionary
         XCTAssertEqual(d.words, ["the", "to", "this", "they", "then", "tea", "toast"])

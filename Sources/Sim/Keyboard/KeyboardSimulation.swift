@@ -342,7 +342,10 @@ public struct KeyboardSimulation {
         switch context {
         case .key(let index, let edit, let touch, let ahead):
             let inserted = landEdit(edit)
-            quality?.editLanded(keyIndex: index, text: text)
+            if quality != nil {
+                let typed: UInt8? = if case .insertASCII(let byte) = edit { byte } else { nil }
+                quality!.editLanded(keyIndex: index, text: text, insertedASCII: typed)
+            }
             sink.record(.key(KeyObservation(index: index, edit: edit.kind, touch: touch, start: record.start,
                                             inserted: engine.now, ahead: ahead)))
             afterEdit(keyIndex: index, touch: touch, into: &sink)

@@ -3,25 +3,28 @@
 /// Records are plain values; the report layer decides how to store and summarise them.
 /// Words are never carried as text, only as ordinals and lengths: typed text is the most
 /// sensitive data a phone has, and reports must not hold it unless asked.
+///
+/// The records of every key (keys, suggestions, tasks, touches) are held inline; the rarer,
+/// larger ones are boxed (`indirect`), so that the value passed per key stays small.
 public enum Observation: Sendable, Equatable {
     /// A key (or backspace, paste, picked suggestion) from touch to text inserted.
     case key(KeyObservation)
     /// The suggestion bar's update for one key.
     case suggestion(SuggestionObservation)
     /// An underline (chip) from its verdict to its end.
-    case underline(UnderlineObservation)
+    indirect case underline(UnderlineObservation)
     /// A request to the cloud checker and its answer.
-    case request(RequestObservation)
+    indirect case request(RequestObservation)
     /// A fix applied (or refused) on the user's acceptance of a chip.
-    case fix(FixObservation)
+    indirect case fix(FixObservation)
     /// A task run (or cancelled) by an executor.
     case task(TaskObservation)
     /// A dictation or a dictation session.
-    case dictation(DictationObservation)
+    indirect case dictation(DictationObservation)
     /// A touch decided by the touch model.
     case touch(TouchObservation)
     /// The extension's memory, kills, language files and device token.
-    case extensionLifecycle(ExtensionObservation)
+    indirect case extensionLifecycle(ExtensionObservation)
 }
 
 /// Receives observations as they happen.

@@ -11,7 +11,7 @@
 /// `docs/models.md` ("Typing quality") defines every figure.
 struct SuggestionQuality {
     /// The bar after one edit.
-    struct Bar {
+    struct Bar: Equatable {
         /// The word being typed: the last token's ordinal, or the next one after white space.
         var ordinal: Int32 = -1
         /// The dictionary node of the typed prefix (`WordDictionary.none` when no word starts so).
@@ -33,7 +33,11 @@ struct SuggestionQuality {
     /// The intended words (lower-cased, punctuation stripped) from the trace header, if any.
     private let intendedWords: [String]?
     /// Bars by key index.
-    private var bars: [Bar] = []
+    private(set) var bars: [Bar] = []
+    /// The bar of the last landed edit and the text version it was for, when the next edit
+    /// can extend it by one byte: the text then ended in white space (or was empty), or in
+    /// an all-ASCII word whose last byte is a letter or digit (nothing stripped at its end).
+    private var extendable: (version: Int, bar: Bar)?
 
     init(dictionary: WordDictionary, rerankLift: Double, lifts: RandomStream, intendedText: String?) {
         self.dictionary = dictionary
@@ -44,14 +48,41 @@ struct SuggestionQuality {
         }
     }
 
-    /// Notes the bar for the text right after key `keyIndex`'s edit landed.
-    mutating func editLanded(keyIndex: Int, text: TextBuffer) {
+    /// Notes the bar for the text right after key `keyIndex`'s edit landed. `insertedASCII`
+    /// is the byte the edit typed when it typed one ASCII character.
+    mutating func editLanded(keyIndex: Int, text: TextBuffer, insertedASCII: UInt8? = nil) {
+        let bar: Bar
+        if let byte = insertedASCII, TextBuffer.isASCIIAlphanumeric(byte), let previous = extendable,
+           previous.version == text.version - 1 {
+            // One letter or digit more on the word being typed (or the first of a new word):
+            // one step down the trie, the same node the full walk below would reach.
+            var extended = previous.bar
+            extended.flags = Bar.landed | Bar.inWord
+            extended.node = extended.node == WordDictionary.none
+                ? WordDictionary.none : dictionary.child(of: extended.node, byte: byte &- 0x41 < 26 ? byte | 0x20 : byte)
+            extended.prefixLength += 1
+            extendable = (text.version, extended)
+            bar = extended
+        } else {
+            bar = barByWalking(text)
+        }
+        if keyIndex >= bars.count {
+            if bars.count == bars.capacity { bars.reserveCapacity(Swift.max(1024, bars.capacity &* 2)) }
+            while bars.count <= keyIndex { bars.append(Bar()) }
+        }
+        bars[keyIndex] = bar
+    }
+
+    /// The bar for `text`, its word found and walked through the trie from the root.
+    private mutating func barByWalking(_ text: TextBuffer) -> Bar {
         var bar = Bar()
         bar.flags = Bar.landed
+        extendable = nil
         if Self.endsInWhiteSpace(text) || text.wordCount == 0 {
             // Between words: the bar offers the next word's most likely completions of "".
             bar.ordinal = Int32(text.wordCount)
             bar.node = WordDictionary.root
+            extendable = (text.version, bar)
         } else if let token = text.token(text.wordCount - 1) {
             bar.ordinal = Int32(text.wordCount - 1)
             bar.flags |= Bar.inWord
@@ -72,12 +103,12 @@ struct SuggestionQuality {
             }
             bar.node = node
             bar.prefixLength = length
+            if ascii, let last = word.utf8.last, TextBuffer.isASCIIAlphanumeric(last), word.utf8.count == token.text.utf8.count
+                || token.text.utf8.last == last {
+                extendable = (text.version, bar)
+            }
         }
-        if keyIndex >= bars.count {
-            if bars.count == bars.capacity { bars.reserveCapacity(Swift.max(1024, bars.capacity &* 2)) }
-            while bars.count <= keyIndex { bars.append(Bar()) }
-        }
-        bars[keyIndex] = bar
+        return bar
     }
 
     /// Notes that key `keyIndex`'s bar was shown, before the next touch or not.
