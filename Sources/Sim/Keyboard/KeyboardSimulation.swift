@@ -135,6 +135,8 @@ public struct KeyboardSimulation {
     var texts = ContextTable<String>()
     /// The trace event the `.trace` event in the queue stands for.
     private var pendingTrace: TraceEvent?
+    /// The key budget's limit, if any: every key's deadline.
+    private let keyBudget: SimDuration?
     private var nextTaskID: UInt64 = 0
     private var editCount = 0
     var chips: [Int: Chip] = [:]
@@ -152,6 +154,9 @@ public struct KeyboardSimulation {
     private var quality: SuggestionQuality?
     /// The touch model, when the scenario turns it on.
     var touchModel: TouchModel?
+    /// Whether `touchModel` is set. Tested per key instead of the optional itself, which
+    /// the compiler copies whole (hundreds of bytes) to look at.
+    private let hasTouchModel: Bool
     /// Memory, kills and restarts, language files, the device token.
     var ext: ExtensionState
 
@@ -160,6 +165,7 @@ public struct KeyboardSimulation {
     /// draws its own numbers and two policies run on the same pair draw the same ones.
     public init(config: KeyboardConfig, seed: UInt64, replication: Int, trace: Int = 0, header: TraceHeader? = nil) {
         self.config = config
+        keyBudget = config.budget(for: .key)?.limit
         self.seed = seed
         self.replication = replication
         streamPrefix = "trace\(trace)/"
@@ -191,6 +197,7 @@ public struct KeyboardSimulation {
         channel = NetworkChannel(config: config.network, switches: stream("network.state"))
         debouncer = Debouncer(config.debounce)
         touchModel = TouchModel(config.touch)
+        hasTouchModel = touchModel != nil
         dictation = DictationModel(config: config.dictation, seed: seed, replication: replication, streamPrefix: "trace\(trace)/")
         quality = config.typing.dictionary.map {
             SuggestionQuality(dictionary: $0, rerankLift: config.typing.rerankLift, lifts: stream("suggestions.rerank-lift"),
@@ -269,9 +276,9 @@ public struct KeyboardSimulation {
             if holdIfRestarting(index: editCount, edit: edit, touch: event.time) { editCount += 1; return }
             let thread = threadOf[Int(KeyboardWork.key.code)]
             let ahead = snapshot(thread)
-            touchModel?.touched(keyIndex: editCount, kind: event.kind, at: event.time, into: &sink)
+            if hasTouchModel { touchModel!.touched(keyIndex: editCount, kind: event.kind, at: event.time, into: &sink) }
             submit(.key, context: .key(index: editCount, edit: edit, touch: event.time, ahead: ahead),
-                   tag: Int64(editCount), deadline: config.budget(for: .key).map { event.time + $0.limit })
+                   tag: Int64(editCount), deadline: keyBudget.map { event.time + $0 })
             editCount += 1
         case .network(let condition):
             channel.force(condition)
@@ -293,10 +300,13 @@ public struct KeyboardSimulation {
         }
     }
 
-    func snapshot(_ thread: Int) -> QueueSnapshot {
-        let executor = threads[thread]
-        return QueueSnapshot(running: executor.firstRunningKind ?? 0, queuedAhead: executor.readyCount,
-                             queuedKinds: executor.readyCount == 0 ? 0 : executor.queuedKindsMask)
+    // `mutating` (it changes nothing) so that calls pass `self` by reference: a non-mutating
+    // method called from a mutating one gets a copy of the whole simulation.
+    mutating func snapshot(_ thread: Int) -> QueueSnapshot {
+        // Read in place: binding `threads[thread]` to a constant would copy the executor.
+        let queued = threads[thread].readyCount
+        return QueueSnapshot(running: threads[thread].firstRunningKind ?? 0, queuedAhead: queued,
+                             queuedKinds: queued == 0 ? 0 : threads[thread].queuedKindsMask)
     }
 
     // MARK: - Dictation
@@ -349,7 +359,7 @@ public struct KeyboardSimulation {
             sink.record(.key(KeyObservation(index: index, edit: edit.kind, touch: touch, start: record.start,
                                             inserted: engine.now, ahead: ahead)))
             afterEdit(keyIndex: index, touch: touch, into: &sink)
-            if touchModel != nil {
+            if hasTouchModel {
                 let prediction = touchModel!.edited(edit.kind, inserting: inserted)
                 submit(.predict, context: .predict(edit: index, prediction), tag: Int64(index))
             }
@@ -360,7 +370,7 @@ public struct KeyboardSimulation {
         case .check(let check):
             finishCheck(check)
         case .predict(let edit, let prediction):
-            touchModel?.predictionFinished(editIndex: edit, prediction: prediction, at: engine.now, into: &sink)
+            touchModel!.predictionFinished(editIndex: edit, prediction: prediction, at: engine.now, into: &sink)
         case .drawChip(let id):
             if chips[id]?.open == true, chips[id]?.shown == nil {
                 chips[id]!.shown = engine.now
@@ -481,7 +491,7 @@ public struct KeyboardSimulation {
         if config.underlines.speculative { submit(.draw, context: .drawChip(chip: id), tag: Int64(id)) }
     }
 
-    private func groundTruth(ordinal: Int, word: String) -> (isError: Bool, fix: String?) {
+    private mutating func groundTruth(ordinal: Int, word: String) -> (isError: Bool, fix: String?) {  // mutating: see snapshot(_:)
         if let intendedWords, !alignmentBroken {
             guard ordinal < intendedWords.count else { return (false, nil) }
             let intended = intendedWords[ordinal]

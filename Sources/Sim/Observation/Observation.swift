@@ -69,6 +69,7 @@ public struct ObservationBuffer: ObservationSink, Sendable {
     }
 
     /// Appends the record to its list.
+    @inline(__always)
     public mutating func record(_ observation: Observation) {
         switch observation {
         case .key(let key): Self.append(key, to: &keys)
