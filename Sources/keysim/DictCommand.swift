@@ -5,7 +5,8 @@ import Sim
 /// `keysim dict <subcommand>`: word-frequency dictionaries for the suggestion bar.
 ///
 /// Like `keysim trace`, `spec` is the spec of the subcommand named on the command line
-/// (renamed "dict") so that its options parse and `keysim dict build --help` prints its help.
+/// ("dict build") so that its options parse, its usage errors name it and
+/// `keysim dict build --help` prints its help.
 enum DictCommand {
     /// The subcommands' names, in the order the overview lists them.
     static let subcommandNames = ["build"]
@@ -51,12 +52,10 @@ enum DictCommand {
     /// The spec `main.swift` parses the command line with.
     static var spec: CommandSpec { spec(for: CommandLine.arguments) }
 
-    /// The named subcommand's spec renamed "dict", or the overview.
+    /// The named subcommand's spec, or the overview.
     static func spec(for arguments: [String]) -> CommandSpec {
         guard arguments.count >= 3, arguments[1] == "dict", arguments[2] == "build" else { return overview }
-        var spec = buildSpec
-        spec.name = "dict"
-        return spec
+        return buildSpec
     }
 
     /// Runs the subcommand named by the first positional argument.

@@ -79,6 +79,6 @@ enum RunCommand {
         let raw = String(text[text.index(after: equals)...])
         guard !raw.isEmpty else { throw UsageError(command: "run", message: "--set \(path)= needs a value") }
         let value = (try? JSON5Parser.parse(raw)) ?? ConfigValue(.string(raw))
-        return ScenarioLoader.Override(path: path, value: ConfigValue(value.kind))
+        return ScenarioLoader.Override(path: path, value: value.unpositioned)
     }
 }

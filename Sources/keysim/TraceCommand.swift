@@ -7,8 +7,8 @@ import Sim
 /// `main.swift` looks commands up by their first word and parses the rest against the
 /// command's spec before running it. So that `keysim trace synth --wpm 40` parses against
 /// the options of `synth` (and `keysim trace synth --help` prints synth's help), `spec`
-/// is the spec of the subcommand named on the command line, renamed "trace"; with no
-/// subcommand named it is the overview.
+/// is the spec of the subcommand named on the command line ("trace synth", so usage errors
+/// name the subcommand); with no subcommand named it is the overview.
 enum TraceCommand {
     /// One subcommand: its spec (named "trace <name>") and what runs it.
     struct Subcommand {
@@ -49,13 +49,11 @@ enum TraceCommand {
     static var spec: CommandSpec { spec(for: CommandLine.arguments) }
 
     /// The spec for a command line (`arguments[0]` is the program): the named subcommand's
-    /// spec renamed "trace", or the overview.
+    /// spec, or the overview.
     static func spec(for arguments: [String]) -> CommandSpec {
         guard arguments.count >= 3, arguments[1] == "trace",
               let subcommand = subcommands.first(where: { $0.name == arguments[2] }) else { return overview }
-        var spec = subcommand.spec
-        spec.name = "trace"
-        return spec
+        return subcommand.spec
     }
 
     /// Runs the subcommand named by the first positional argument.

@@ -42,7 +42,9 @@ Exit codes: 0 ok, 1 a checked budget failed, 2 bad input or usage.
         return 0
     }
     arguments.removeFirst()
-    guard let command = commands.first(where: { $0.spec.name == name }) else {
+    // A subcommand's spec is named with both words ("trace synth"), so that its usage
+    // errors name it and point at its own --help; commands are found by the first word.
+    guard let command = commands.first(where: { $0.spec.name.prefix(while: { $0 != " " }) == name }) else {
         printError("keysim: error: unknown command '\(name)'; run 'keysim --help' for the list")
         return 2
     }

@@ -49,6 +49,17 @@ final class DictCommandTests: XCTestCase {
         let noOut = try KeysimProcess.run(["dict", "build", empty])
         XCTAssertEqual(noOut.status, 2)
         XCTAssertTrue(noOut.stderr.hasPrefix("keysim dict build: error: missing --out <FILE>\n"), noOut.stderr)
+        // Option errors name the subcommand and point at its own help, which lists its options.
+        let bogus = try KeysimProcess.run(["dict", "build", empty, "--out", out, "--bogus"])
+        XCTAssertEqual(bogus.status, 2)
+        XCTAssertEqual(bogus.stderr, """
+            keysim dict build: error: unknown option '--bogus'
+            Usage: keysim dict build <text>... --out FILE [--language TAG] [--min-count N] [--max-words N]  (see 'keysim dict build --help')
+
+            """)
+        let badCount = try KeysimProcess.run(["dict", "build", empty, "--out", out, "--min-count", "0"])
+        XCTAssertEqual(badCount.status, 2)
+        XCTAssertTrue(badCount.stderr.hasPrefix("keysim dict build: error: --min-count must be a whole number from 1 to 2147483647, not '0'\n"), badCount.stderr)
         let unknown = try KeysimProcess.run(["dict", "shrink"])
         XCTAssertEqual(unknown.status, 2)
         XCTAssertTrue(unknown.stderr.hasPrefix("keysim dict: error: unknown subcommand 'shrink' (expected build)\n"), unknown.stderr)

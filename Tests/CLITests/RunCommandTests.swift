@@ -120,6 +120,17 @@ final class RunCommandTests: XCTestCase {
         }
     }
 
+    func testAnErrorInsideASetValueDoesNotPointIntoTheScenarioFile() throws {
+        let folder = try TemporaryFolder()
+        // The bad digest is at column 36 of the --set value, not of the scenario file.
+        let result = try KeysimProcess.run(["run", "scenarios/language-files.json5", "--db", folder.path("r.sqlite"),
+                                            "--set", "languages.manifest=[{language: 'ru', sizeBytes: 5, sha256: 'ab'}]"])
+        XCTAssertEqual(result.status, 2)
+        XCTAssertEqual(result.stderr,
+                       "scenarios/language-files.json5: error: languages.manifest[0].sha256: expected 64 lower-case hex digits\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.path("r.sqlite")))
+    }
+
     func testCheckExitsWithOneWhenTheKeyBudgetIsBlown() throws {
         let folder = try TemporaryFolder()
         let result = try KeysimProcess.run(["run", scenario, "--replications", "1", "--db", folder.path("r.sqlite"), "--check",

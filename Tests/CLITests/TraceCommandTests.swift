@@ -86,7 +86,7 @@ final class TraceCommandTests: XCTestCase {
             (["trace", "synth", "--text", text, "--wpm", "40", "--seed", "1", "--language", "english!"], ["--language must be a BCP 47 tag"]),
             (["trace", "synth", "--text", text, "--wpm", "40", "--seed", "1", "--out", "x.txt"], ["--out must name a .jsonl or .jsonl.zst file, not 'x.txt'"]),
             (["trace", "synth", "--text", text, "--wpm", "40", "--seed", "1", "--bogus"],
-             ["keysim trace: error: unknown option '--bogus'", "Usage: keysim trace synth --text FILE"]),
+             ["keysim trace synth: error: unknown option '--bogus'", "Usage: keysim trace synth --text FILE", "(see 'keysim trace synth --help')"]),
             (["trace", "synth", "extra", "--text", text, "--wpm", "40", "--seed", "1"], ["keysim trace synth: error: unexpected argument 'extra'"]),
             (["trace", "anonymize", "a.jsonl", "--seed", "1"], ["keysim trace anonymize: error: missing <in> and <out>"]),
             (["trace", "anonymize", "a.jsonl", "b.jsonl"], ["keysim trace anonymize: error: missing --seed <S>"]),

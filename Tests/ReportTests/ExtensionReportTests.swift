@@ -28,6 +28,10 @@ final class ExtensionReportTests: XCTestCase {
         XCTAssertEqual(try count(store, "SELECT kills FROM extension_per_run"), kills)
         XCTAssertEqual(try count(store, "SELECT COUNT(*) FROM kills WHERE restart_ns != restarted_ns - time_ns"), 0)
         XCTAssertEqual(try count(store, "SELECT COUNT(*) FROM memory_events WHERE event = 'kill'"), kills)
+        // Footprints are stored to the byte, not as float sums (57.400000000000006).
+        for (table, column) in [("memory_events", "footprint_mb"), ("kills", "footprint_mb"), ("extension_per_run", "peak_footprint_mb")] {
+            XCTAssertEqual(try count(store, "SELECT COUNT(*) FROM \(table) WHERE \(column) != round(\(column), 6)"), 0, table)
+        }
         XCTAssertGreaterThan(try count(store, "SELECT COUNT(*) FROM downloads WHERE outcome = 'offline' AND bytes < size_bytes"), 0)
         XCTAssertGreaterThan(try count(store, "SELECT COUNT(*) FROM language_loads WHERE outcome = 'rejected'"), 0)
         // Keys held through a restart are over the key budget, and say why.

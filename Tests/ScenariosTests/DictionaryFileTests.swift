@@ -83,7 +83,7 @@ final class DictionaryFileTests: XCTestCase {
         }
         XCTAssertThrowsError(try ScenarioLoader.parse("{ traces: [\"t.jsonl\"], typing: { dictionary: \"nope.tsv\" } }",
                                                       path: directory + "/s.json5")) { error in
-            XCTAssertTrue("\(error)".contains("typing.dictionary: cannot use dictionary: \(directory)/nope.tsv: error: no such file"), "\(error)")
+            XCTAssertTrue("\(error)".contains("s.json5:1:46: error: typing.dictionary: \(directory)/nope.tsv: no such file"), "\(error)")
         }
         XCTAssertThrowsError(try ScenarioLoader.parse("{ traces: [\"t.jsonl\"], typing: { dictionnary: \"en.tsv\" } }",
                                                       path: directory + "/s.json5")) { error in

@@ -65,6 +65,32 @@ final class ExtensionConfigTests: XCTestCase {
         }
     }
 
+    func testErrorsPointAtTheFieldAtFault() throws {
+        let fixture = try ScenarioFixture()
+        // (scenario, the whole diagnostic after the file name)
+        let cases: [(String, String)] = [
+            // The second entry's language, not the `languages` object.
+            ("{traces: ['trace.jsonl'],\n languages: {manifest: [{language: 'ru', sizeBytes: 10},\n   {language: 'ru', sizeBytes: 20}]}}",
+             ":3:15: error: languages.manifest[1].language: 'ru' is listed twice (first at manifest[0])"),
+            // Languages are the BCP 47 tags of the trace's `language` events.
+            ("{traces: ['trace.jsonl'], languages: {bundled: ''}}",
+             ":1:48: error: languages.bundled: expected a BCP 47 language tag such as en or pt-BR, not ''"),
+            ("{traces: ['trace.jsonl'], languages: {manifest: [{language: 'not a tag', sizeBytes: 10}]}}",
+             ":1:61: error: languages.manifest[0].language: expected a BCP 47 language tag such as en or pt-BR, not 'not a tag'"),
+            // A rotation period shorter than the default grace blames the field that was written.
+            ("{traces: ['trace.jsonl'], token: {rotationPeriodMs: 30000}}",
+             ":1:53: error: token.rotationPeriodMs: must be longer than graceMs (60000 unless set); set a shorter graceMs"),
+            ("{traces: ['trace.jsonl'], token: {rotationPeriodMs: 5000, graceMs: 5000}}",
+             ":1:68: error: token.graceMs: must be shorter than rotationPeriodMs (5000)"),
+        ]
+        for (text, expected) in cases {
+            guard let error = try fixture.loadError(text) else { XCTFail("accepted: \(text)"); continue }
+            XCTAssertEqual(error.description, fixture.directory + "/s.json5" + expected, text)
+        }
+        let tagged = try fixture.write("ok.json5", "{traces: ['trace.jsonl'], languages: {bundled: 'pt-BR', manifest: [{language: 'sr-Latn', sizeBytes: 10}]}}")
+        XCTAssertEqual(try ScenarioLoader.load(path: tagged).keyboard.languages.bundled, "pt-BR")
+    }
+
     func testTheBundledScenariosLoadWithEveryPolicy() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         for (name, policies) in [("language-files", ["verify-on", "verify-off", "keep-both"]), ("device-token", ["short-grace", "long-grace", "logout"])] {

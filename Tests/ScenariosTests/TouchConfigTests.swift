@@ -35,13 +35,15 @@ final class TouchConfigTests: XCTestCase {
             ("{traces: ['trace.jsonl'], typing: {touch: {layout: 'dvorak'}}}", "typing.touch.layout: unknown value 'dvorak'"),
             ("{traces: ['trace.jsonl'], typing: {touch: {maxShift: 3}}}", "typing.touch.maxShift: unknown field 'maxShift'"),
             ("{traces: ['trace.jsonl'], typing: {touh: {}}}", "typing.touh: unknown field 'touh'"),
-            ("{traces: ['trace.jsonl'], typing: {touch: {dictionary: 'none.tsv'}}}", "typing.touch.dictionary: cannot use the dictionary:"),
-            ("{traces: ['trace.jsonl'], typing: {touch: {dictionary: 'bad.tsv'}}}", "bad.tsv:2:4: error: count 'many' is not a positive integer"),
-            ("{traces: ['trace.jsonl'], typing: {touch: {dictionary: 'untabbed.tsv'}}}", "untabbed.tsv:1:1: error: expected 'word<TAB>count', found no tab"),
+            ("{traces: ['trace.jsonl'], typing: {touch: {dictionary: 'none.tsv'}}}", "error: typing.touch.dictionary: "),
+            ("{traces: ['trace.jsonl'], typing: {touch: {dictionary: 'bad.tsv'}}}", "error: typing.touch.dictionary: \(fixture.directory)/bad.tsv:2:4: count 'many' is not a positive integer"),
+            ("{traces: ['trace.jsonl'], typing: {touch: {dictionary: 'untabbed.tsv'}}}", "untabbed.tsv:1:1: expected 'word<TAB>count', found no tab"),
         ]
         for (text, expected) in cases {
             guard let error = try fixture.loadError(text) else { XCTFail("accepted: \(text)"); continue }
             XCTAssertTrue(error.description.contains(expected), "\(text)\n got: \(error)\n want: \(expected)")
+            // One diagnostic, one "error:": the dictionary's own position is quoted inside it.
+            XCTAssertEqual(error.description.components(separatedBy: "error:").count, 2, "\(error)")
         }
     }
 

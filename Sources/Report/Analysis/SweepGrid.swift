@@ -76,7 +76,7 @@ public struct SweepParameter: Sendable, Equatable {
 
     private static func value(_ text: String) -> ConfigValue {
         let parsed = (try? JSON5Parser.parse(text)) ?? ConfigValue(.string(text))
-        return ConfigValue(parsed.kind)
+        return parsed.unpositioned
     }
 }
 

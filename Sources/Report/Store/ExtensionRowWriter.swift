@@ -31,12 +31,12 @@ struct ExtensionRowWriter {
     func write(_ records: ExtensionRecords, runID: Int64) throws {
         let run = SQLValue.integer(runID)
         for (seq, m) in records.memory.enumerated() {
-            try memory.execute([run, .integer(Int64(seq)), .integer(m.time.nanoseconds), .real(m.footprintMegabytes),
+            try memory.execute([run, .integer(Int64(seq)), .integer(m.time.nanoseconds), megabytes(m.footprintMegabytes),
                                 .text(m.component.rawValue), .text(m.event.rawValue), m.language.map(SQLValue.text) ?? .null])
         }
         for k in records.kills {
             try kill.execute([run, .integer(Int64(k.id)), .integer(k.time.nanoseconds), .integer(k.restarted.nanoseconds),
-                              .integer(k.restartDuration.nanoseconds), .real(k.footprintMegabytes), .real(k.limitMegabytes),
+                              .integer(k.restartDuration.nanoseconds), megabytes(k.footprintMegabytes), megabytes(k.limitMegabytes),
                               .integer(Int64(k.tasksLost)), .integer(Int64(k.suggestionsLost)), .integer(Int64(k.checksLost)),
                               .integer(Int64(k.chipsLost)), .integer(Int64(k.requestsAbandoned)),
                               .integer(Int64(k.downloadsInterrupted)), .integer(Int64(k.keysHeld.count))])
@@ -59,7 +59,7 @@ struct ExtensionRowWriter {
         }
         let t = records.totals
         try perRun.execute([
-            run, .real(t.peakFootprintMegabytes), .integer(Int64(records.kills.count)),
+            run, megabytes(t.peakFootprintMegabytes), .integer(Int64(records.kills.count)),
             .integer(Int64(records.kills.reduce(0) { $0 + $1.keysHeld.count })), .integer(Int64(records.downloads.count)),
             .integer(Int64(records.downloads.count { $0.outcome != .complete })), .integer(Int64(records.verificationFailures)),
             .integer(Int64(records.corruptLoads)), .integer(Int64(t.silentlyWrongSuggestions)), .integer(Int64(t.silentlyWrongChecks)),
@@ -67,4 +67,8 @@ struct ExtensionRowWriter {
             .integer(addedNs),
         ])
     }
+
+    /// Megabytes rounded to the byte (six decimals): footprints are sums of component sizes,
+    /// and 22 + 8 + 12 + 7.6 + 7.6 + 0.2 would otherwise be stored as 57.400000000000006.
+    private func megabytes(_ x: Double) -> SQLValue { .real((x * 1e6).rounded() / 1e6) }
 }

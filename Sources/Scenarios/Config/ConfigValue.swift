@@ -36,6 +36,17 @@ public struct ConfigValue: Sendable, Equatable {
         self.column = column
     }
 
+    /// A copy with every position, nested ones included, set to 0: a value typed on the
+    /// command line (`--set`) has no place in the scenario file, and an error inside it
+    /// must not point at one.
+    public var unpositioned: ConfigValue {
+        switch kind {
+        case .array(let elements): ConfigValue(.array(elements.map(\.unpositioned)))
+        case .object(let members): ConfigValue(.object(members.map { Member(key: $0.key, value: $0.value.unpositioned) }))
+        default: ConfigValue(kind)
+        }
+    }
+
     /// A short name of the value's type for error messages.
     public var typeName: String {
         switch kind {

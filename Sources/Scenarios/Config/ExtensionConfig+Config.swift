@@ -27,31 +27,37 @@ enum ExtensionConfigReader {
     ///                  goodKbps: 8000, badKbps: 400 }
     static func readLanguages(_ field: ConfigField, into languages: inout LanguageFilesConfig) throws(ConfigError) {
         var l = try field.object()
-        if let x = try l.optional("bundled", { f throws(ConfigError) in try f.string() }) { languages.bundled = x }
+        if let x = try l.optional("bundled", readLanguageTag) { languages.bundled = x }
         if let x = try l.optional("verify", { f throws(ConfigError) in try f.bool() }) { languages.verify = x }
         if let x = try l.optional("defaultSizeBytes", { f throws(ConfigError) in try f.integer(in: 1...(1 << 34)) }) {
             languages.defaultSizeBytes = x
         }
         if let x = try l.optional("goodKbps", { f throws(ConfigError) in try f.positive() }) { languages.goodKilobitsPerSecond = x }
         if let x = try l.optional("badKbps", { f throws(ConfigError) in try f.positive() }) { languages.badKilobitsPerSecond = x }
-        if let list = try l.optional("manifest", { f throws(ConfigError) in try f.array(readEntry) }) {
-            var seen: [String] = []
-            for (i, entry) in list.enumerated() {
-                guard !seen.contains(entry.language) else {
-                    throw ConfigError(file: field.file, line: field.value.line, column: field.value.column,
-                                      path: "\(field.path).manifest[\(i)].language", message: "'\(entry.language)' is listed twice")
-                }
-                seen.append(entry.language)
-            }
+        var seen: [String] = []
+        if let list = try l.optional("manifest", { f throws(ConfigError) in try f.array { e throws(ConfigError) in try readEntry(e, seen: &seen) } }) {
             languages.manifest = list
         }
         try l.finish()
     }
 
-    private static func readEntry(_ field: ConfigField) throws(ConfigError) -> LanguageFileEntry {
+    /// A language as the trace's `language` events name it: a BCP 47 tag.
+    private static func readLanguageTag(_ field: ConfigField) throws(ConfigError) -> String {
+        let tag = try field.string()
+        guard TraceLineDecoder.isLanguageTag(tag) else {
+            throw field.error("expected a BCP 47 language tag such as en or pt-BR, not '\(tag)'")
+        }
+        return tag
+    }
+
+    /// One manifest entry; `seen` holds the languages of the entries before it.
+    private static func readEntry(_ field: ConfigField, seen: inout [String]) throws(ConfigError) -> LanguageFileEntry {
         var e = try field.object()
-        let language = try e.required("language") { f throws(ConfigError) in try f.string() }
-        guard !language.isEmpty else { throw e.error("language", "must not be empty") }
+        let language = try e.required("language", readLanguageTag)
+        if let first = seen.firstIndex(of: language) {
+            throw e.error("language", "'\(language)' is listed twice (first at manifest[\(first)])")
+        }
+        seen.append(language)
         let size = try e.required("sizeBytes") { f throws(ConfigError) in try f.integer(in: 1...(1 << 34)) }
         let digest = try e.optional("sha256") { f throws(ConfigError) in
             let text = try f.string()
@@ -84,7 +90,11 @@ enum ExtensionConfigReader {
         }
         try t.finish()
         guard token.grace < token.rotationPeriod else {
-            throw t.error("graceMs", "must be shorter than rotationPeriodMs (\(token.rotationPeriod.milliseconds))")
+            let grace = ConfigField.format(token.grace.milliseconds)
+            let period = ConfigField.format(token.rotationPeriod.milliseconds)
+            // Blame the field the user wrote: with graceMs left out, its default is too long.
+            if t.has("graceMs") { throw t.error("graceMs", "must be shorter than rotationPeriodMs (\(period))") }
+            throw t.error("rotationPeriodMs", "must be longer than graceMs (\(grace) unless set); set a shorter graceMs")
         }
     }
 }

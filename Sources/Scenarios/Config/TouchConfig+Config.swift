@@ -28,7 +28,7 @@ extension TouchConfig {
             do throws(InputError) {
                 return try DictionaryFile.read(path: path)
             } catch {
-                throw f.error("cannot use the dictionary: \(error.description)")
+                throw f.error(error.quoted)
             }
         }
         try o.finish()

@@ -53,13 +53,16 @@ public struct InputError: Error, CustomStringConvertible, Sendable, Equatable {
     }
 
     /// `file:line:column: error: message`, leaving out what is unknown.
-    public var description: String {
-        var location = file
-        if let line {
-            location += ":\(line)"
-            if let column { location += ":\(column)" }
-        }
-        return "\(location): error: \(message)"
+    public var description: String { "\(location): error: \(message)" }
+
+    /// `file:line:column: message` without the `error:` tag, for quoting this error inside
+    /// another diagnostic (a scenario field naming the file).
+    public var quoted: String { "\(location): \(message)" }
+
+    /// `file`, `file:line` or `file:line:column`.
+    private var location: String {
+        guard let line else { return file }
+        return column.map { "\(file):\(line):\($0)" } ?? "\(file):\(line)"
     }
 
     /// The same error placed at `line` (and `column`), for readers that learn the position

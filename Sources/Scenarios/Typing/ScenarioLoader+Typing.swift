@@ -15,10 +15,10 @@ extension ScenarioLoader {
                 return
             }
             let path = resolve(try x.string(), besides: scenarioPath)
-            do {
+            do throws(InputError) {
                 typing.dictionary = try DictionaryFile.read(path: path)
             } catch {
-                throw x.error("cannot use dictionary: \(error)")
+                throw x.error(error.quoted)
             }
             typing.dictionarySource = path
         }
