@@ -58,7 +58,7 @@ final class KeyboardSimulationTests: XCTestCase {
         XCTAssertEqual(sink.keys.map(\.inserted.milliseconds), [15, 30, 45])
         XCTAssertEqual(sink.keys.map(\.latency.milliseconds), [15, 25, 35])
         XCTAssertEqual(sink.keys.map(\.wait.milliseconds), [0, 10, 20])
-        XCTAssertEqual(sink.tasks.filter { $0.record.task.kind == KeyboardWork.key.code }.count, 3)
+        XCTAssertEqual(sink.tasks.filter { $0.kind == KeyboardWork.key.code }.count, 3)
     }
 
     /// A timer and a key at the same instant: the key touch was scheduled first, so it fires

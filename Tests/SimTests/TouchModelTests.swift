@@ -133,13 +133,13 @@ final class TouchModelTests: XCTestCase {
         XCTAssertEqual(touches.map(\.predictedKey), [index("a"), index("b"), geometry.spaceIndex, index("a")])
         XCTAssertEqual(touches.map(\.probability), [4.0 / 6, 0.75, 1, 4.0 / 6])
         XCTAssertEqual(touches[1].plainKey, index("n"))
-        let predictTasks = sink.tasks.filter { $0.record.task.kind == KeyboardWork.predict.code }
-        XCTAssertEqual(predictTasks.map(\.record.finish.milliseconds), [7, 14, 19, 37])
+        let predictTasks = sink.tasks.filter { $0.kind == KeyboardWork.predict.code }
+        XCTAssertEqual(predictTasks.map(\.finish.milliseconds), [7, 14, 19, 37])
 
         // Off: no predict task runs, no touch is decided, and the keys land at the same times.
         let off = try replay(touchConfig(enabled: false), events)
         XCTAssertTrue(off.touches.isEmpty)
-        XCTAssertFalse(off.tasks.contains { $0.record.task.kind == KeyboardWork.predict.code })
+        XCTAssertFalse(off.tasks.contains { $0.kind == KeyboardWork.predict.code })
         XCTAssertEqual(off.keys, sink.keys)
     }
 

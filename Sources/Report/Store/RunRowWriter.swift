@@ -137,24 +137,23 @@ struct RunRowWriter {
                              .text(f.strategy.rawValue)])
         }
         for (seq, t) in observations.tasks.enumerated() {
-            let r = t.record
             try taskRows.add(runID)
             try taskRows.add(seq)
             try taskRows.add(threadLabels, t.thread)
-            try taskRows.add(Int64(r.task.id))
-            if Int(r.task.kind) < workLabels.count {
-                try taskRows.add(workLabels, Int(r.task.kind))
+            try taskRows.add(Int64(t.id))
+            if Int(t.kind) < workLabels.count {
+                try taskRows.add(workLabels, Int(t.kind))
             } else {
-                try taskRows.add("kind-\(r.task.kind)")
+                try taskRows.add("kind-\(t.kind)")
             }
-            try taskRows.add(r.task.tag)
-            try taskRows.add(r.release.nanoseconds)
-            try taskRows.add(r.start.nanoseconds)
-            try taskRows.add(r.finish.nanoseconds)
-            try taskRows.add(r.deadline?.nanoseconds)
-            try taskRows.add(r.core)
-            try taskRows.add(r.preemptions)
-            try taskRows.add(r.cancelled)
+            try taskRows.add(t.tag)
+            try taskRows.add(t.release.nanoseconds)
+            try taskRows.add(t.start.nanoseconds)
+            try taskRows.add(t.finish.nanoseconds)
+            try taskRows.add(t.deadline?.nanoseconds)
+            try taskRows.add(t.core)
+            try taskRows.add(Int(t.preemptions))
+            try taskRows.add(t.cancelled)
             try taskRows.endRow()
         }
         try taskRows.finish()

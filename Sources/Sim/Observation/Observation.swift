@@ -304,10 +304,55 @@ public struct FixObservation: Sendable, Equatable {
     public var strategy: OffsetStrategy
 }
 
-/// A task record together with the executor that ran it.
+/// A task run (or cancelled) by an executor: what the timeline and the `tasks` table keep
+/// of its `TaskRecord`, packed into 64 bytes (a replay records several per key).
 public struct TaskObservation: Sendable, Equatable {
+    /// The task's identifier.
+    public var id: UInt64
+    /// The task's tag (what it is about: a key index, a text version…).
+    public var tag: Int64
+    /// When it was released (became ready).
+    public var release: SimTime
+    /// When it first started running (the cancel time for a task cancelled while queued).
+    public var start: SimTime
+    /// When it completed (or was cancelled).
+    public var finish: SimTime
+    private var deadlineNanoseconds: Int64
+    /// Its priority.
+    public var priority: Int32
+    /// Times it was preempted.
+    public var preemptions: UInt32
+    /// Its kind (`KeyboardWork.code` for keyboard work).
+    public var kind: UInt16
+    private var threadIndex: UInt16
+    private var coreIndex: Int16
+    /// Whether it was cancelled while queued.
+    public var cancelled: Bool
+
+    /// Keeps what the report needs of `record`, run by the executor at index `thread` of the
+    /// model's thread list (`KeyboardConfig.threads`).
+    @inline(__always)
+    public init(thread: Int, record: TaskRecord) {
+        precondition(thread >= 0 && thread <= Int(UInt16.max) && record.core >= Int(Int16.min) && record.core <= Int(Int16.max),
+                     "thread and core indexes fit in 16 bits")
+        id = record.task.id
+        tag = record.task.tag
+        release = record.release
+        start = record.start
+        finish = record.finish
+        deadlineNanoseconds = record.task.deadline?.nanoseconds ?? .min
+        priority = Int32(clamping: record.task.priority)
+        preemptions = UInt32(clamping: record.preemptions)
+        kind = record.task.kind
+        threadIndex = UInt16(thread)
+        coreIndex = Int16(record.core)
+        cancelled = record.cancelled
+    }
+
     /// The executor's index in the model's thread list (`KeyboardConfig.threads`).
-    public var thread: Int
-    /// What happened to the task.
-    public var record: TaskRecord
+    public var thread: Int { Int(threadIndex) }
+    /// The core it ran on (-1 for a task cancelled before it ran).
+    public var core: Int { Int(coreIndex) }
+    /// Its deadline, if it had one.
+    public var deadline: SimTime? { deadlineNanoseconds == .min ? nil : SimTime(nanoseconds: deadlineNanoseconds) }
 }
