@@ -19,6 +19,7 @@ final class ReportCommandTests: XCTestCase {
         XCTAssertEqual(markdown.status, 0, markdown.stderr)
         XCTAssertTrue(markdown.stdout.hasPrefix("# keysim report\n"), markdown.stdout)
         XCTAssertTrue(markdown.stdout.contains("### seed vs fixed-1s — default, 2 pairs"), markdown.stdout)
+        XCTAssertFalse(markdown.stdout.contains("Touch boundaries"), "no touches, no section")
 
         let html = try runKeysim(["report", db, "--format", "html", "--out", folder.path("r.html")])
         XCTAssertEqual(html.status, 0, html.stderr)
@@ -41,6 +42,64 @@ final class ReportCommandTests: XCTestCase {
         let events = try XCTUnwrap((JSONSerialization.jsonObject(with: Data(trace.stdout.utf8)) as? [String: Any])?["traceEvents"] as? [[String: Any]])
         XCTAssertTrue(events.contains { ($0["args"] as? [String: Any])?["name"] as? String == "keysim run 2: default / seed, replication 1, trace 0" })
         XCTAssertTrue(events.contains { $0["ph"] as? String == "X" })
+    }
+
+    /// The touch-boundary table of a real report: one row per batch, figures as the `touches`
+    /// table gives them, in Markdown and HTML, for the whole report and for one run.
+    func testTouchBoundariesSection() throws {
+        let folder = try TemporaryFolder()
+        let db = folder.path("touch.sqlite")
+        for policy in ["no-shift", "slow-predictor"] {
+            let run = try runKeysim(["run", "scenarios/touch-boundaries.json5", "--policy", policy, "--replications", "1", "--db", db])
+            XCTAssertEqual(run.status, 0, run.stderr)
+        }
+        let store = try ReportStore(path: db, readOnly: true)
+        let figures = try store.database.query("""
+            SELECT r.batch_id, COUNT(*), AVG(plain_typo), AVG(shifted_typo), SUM(plain_typo AND NOT shifted_typo),
+                   SUM(shifted_typo AND NOT plain_typo), 1.0 - AVG(ready), AVG(CASE WHEN NOT ready THEN late_ns END) / 1e6
+            FROM touches JOIN runs r USING (run_id) GROUP BY r.batch_id ORDER BY r.batch_id
+            """)
+        XCTAssertEqual(figures.count, 2)
+        func number(_ value: SQLValue) -> Double? {
+            switch value {
+            case .integer(let n): return Double(n)
+            case .real(let x): return x
+            default: return nil
+            }
+        }
+        func row(_ f: [SQLValue], _ label: String) -> [String] {
+            let n = f.map(number)
+            func percent(_ share: Double?) -> String { TextTable.fixed(share! * 100, 2) + "%" }
+            return [TextTable.fixed(n[0]!, 0), label, "1", TextTable.fixed(n[1]!, 0), percent(n[2]), percent(n[3]),
+                    TextTable.fixed(n[4]!, 0), TextTable.fixed(n[5]!, 0), percent(n[6]), n[7].map { TextTable.fixed($0, 1) } ?? "–"]
+        }
+        let noShift = row(figures[0], "no-shift"), slow = row(figures[1], "slow-predictor")
+        XCTAssertEqual(noShift[6], "0", "without a shift nothing is fixed")
+        XCTAssertEqual(noShift[7], "0", "without a shift nothing is caused")
+        XCTAssertNotEqual(slow[6], "0", "the shift fixes some typos")
+        XCTAssertNotEqual(slow[9], "–", "the slow predictor is late")
+
+        let markdown = try runKeysim(["report", db])
+        XCTAssertEqual(markdown.status, 0, markdown.stderr)
+        XCTAssertTrue(markdown.stdout.contains("""
+            ## Touch boundaries
+
+            | batch | policy / point | runs | touches | typo rate, drawn | typo rate, shifted | fixed by the shift | caused by the shift | predictions late | mean late (ms) |
+            | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
+            | \(noShift.joined(separator: " | ")) |
+            | \(slow.joined(separator: " | ")) |
+
+            """), markdown.stdout)
+
+        let oneRun = try runKeysim(["report", db, "--run", "2"])
+        XCTAssertEqual(oneRun.status, 0, oneRun.stderr)
+        XCTAssertTrue(oneRun.stdout.contains("| \(slow.joined(separator: " | ")) |\n\n"), oneRun.stdout)
+        XCTAssertFalse(oneRun.stdout.contains("| no-shift |"), oneRun.stdout)
+
+        let html = try runKeysim(["report", db, "--format", "html"])
+        XCTAssertEqual(html.status, 0, html.stderr)
+        XCTAssertTrue(html.stdout.contains("<h2>Touch boundaries</h2>"), html.stdout)
+        XCTAssertTrue(html.stdout.contains("<td class=\"num\">\(slow[3])</td><td class=\"num\">\(slow[4])</td>"), html.stdout)
     }
 
     func testReportErrorsExitWithTwo() throws {

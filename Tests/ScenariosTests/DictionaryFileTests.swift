@@ -43,6 +43,11 @@ final class DictionaryFileTests: XCTestCase {
             ("to\t4\nthe\t5\n", ":2: error: entries must be sorted by count descending, then word ascending: 'the' (5) follows 'to' (4)"),
             ("to\t4\nte\t4\n", ":2: error: entries must be sorted by count descending, then word ascending: 'te' (4) follows 'to' (4)"),
             ("# keysim dictionary 1\n", ": error: holds no entries ('word<TAB>count' lines)"),
+            ("# keysim dictionary 2\nthe\t5\n", ":1:21: error: dictionary format version 2; this keysim reads 1"),
+            ("# keysim dictionary 1.1\n", ":1:21: error: dictionary format version 1.1; this keysim reads 1"),
+            ("# a word list\n# keysim dictionary 10\nthe\t5\n", ":2:21: error: dictionary format version 10; this keysim reads 1"),
+            ("# keysim dictionary   3\n", ":1:23: error: dictionary format version 3; this keysim reads 1"),
+            ("# keysim dictionary\nthe\t5\n", ":1:21: error: dictionary format version missing; this keysim reads 1"),
         ]
         for (text, message) in cases {
             let path = try write(text)
@@ -52,6 +57,13 @@ final class DictionaryFileTests: XCTestCase {
         }
         XCTAssertThrowsError(try DictionaryFile.read(path: directory + "/missing.tsv")) { error in
             XCTAssertEqual("\(error)", directory + "/missing.tsv: error: no such file")
+        }
+    }
+
+    func testTheVersionHeaderIsOptionalAndVersionOneReads() throws {
+        for text in ["the\t5\nto\t4\n", "# keysim dictionary 1\nthe\t5\nto\t4\n", "# keysim dictionary  1 \nthe\t5\nto\t4\n",
+                     "# keysim dictionaries of mine\nthe\t5\nto\t4\n"] {
+            XCTAssertEqual(try DictionaryFile.read(path: try write(text)).words, ["the", "to"], text)
         }
     }
 

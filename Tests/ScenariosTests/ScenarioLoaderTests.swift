@@ -97,10 +97,38 @@ final class ScenarioLoaderTests: XCTestCase {
             ("{traces: ['trace.jsonl'], network: {offline: [[500, 100]]}}", "network.offline[0]: expected [startMs, endMs] with start < end"),
             ("{traces: ['trace.jsonl'], cloud: {service: {type: 'lognormal', medianMs: 300, p99Ms: 100}}}", "cloud.service.p99Ms: must be greater than medianMs"),
             ("{traces: ['trace.jsonl'],, }", "s.json5:1:26: error: unexpected ',', expected a key or '}'"),
+            ("{traces: ['trace.jsonl'],\n cloud: {service: {type: 'lognormal'}}}",
+             "s.json5:2:19: error: cloud.service: lognormal needs 'medianMs' and 'p99Ms' (or 'mu' and 'sigma')"),
+            ("{traces: ['trace.jsonl'], cloud: {service: {type: 'lognormal', medianMs: 300}}}",
+             "cloud.service: lognormal needs 'medianMs' and 'p99Ms' (or 'mu' and 'sigma')"),
+            ("{traces: ['trace.jsonl'], cloud: {service: {type: 'lognormal', sigma: 0.5}}}",
+             "cloud.service: lognormal needs 'medianMs' and 'p99Ms' (or 'mu' and 'sigma')"),
+            ("{traces: ['trace.jsonl'], network: {roundTrip: {type: 'uniform', maxMs: 5}}}", "network.roundTrip: uniform needs 'minMs' and 'maxMs'"),
+            ("{traces: ['trace.jsonl'], keyboard: {work: {key: {cost: {type: 'mixture', components: [{weight: 1, distribution: {type: 'gamma'}}]}}}}}",
+             "keyboard.work.key.cost.components[0].distribution: gamma needs 'shape' and 'scaleMs'"),
         ]
         for (text, expected) in cases {
             guard let error = try fixture.loadError(text) else { XCTFail("accepted: \(text)"); continue }
             XCTAssertTrue(error.description.contains(expected), "\(text)\n got: \(error)\n want: \(expected)")
+        }
+    }
+
+    /// A distribution without its fields names what its type needs, for every type.
+    func testEveryDistributionKindNamesItsFieldsWhenTheyAreMissing() throws {
+        let fixture = try ScenarioFixture()
+        let needs = [
+            "constant": "constant needs 'valueMs'", "uniform": "uniform needs 'minMs' and 'maxMs'",
+            "normal": "normal needs 'meanMs' and 'stddevMs'", "lognormal": "lognormal needs 'medianMs' and 'p99Ms' (or 'mu' and 'sigma')",
+            "exponential": "exponential needs 'meanMs'", "gamma": "gamma needs 'shape' and 'scaleMs'",
+            "pareto": "pareto needs 'scaleMs' and 'shape'", "empirical": "empirical needs 'samplesMs'",
+            "quantiles": "quantiles needs 'table'", "mixture": "mixture needs 'components'",
+        ]
+        XCTAssertEqual(Set(needs.keys), Set(Distribution.configKinds))
+        for kind in Distribution.configKinds {
+            guard let error = try fixture.loadError("{traces: ['trace.jsonl'], keyboard: {work: {key: {cost: {type: '\(kind)'}}}}}") else {
+                XCTFail("accepted \(kind)"); continue
+            }
+            XCTAssertTrue(error.description.hasSuffix("error: keyboard.work.key.cost: \(needs[kind]!)"), "\(kind): \(error)")
         }
     }
 

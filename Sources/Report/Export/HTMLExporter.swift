@@ -40,6 +40,7 @@ public enum HTMLExporter {
         html += section("Key latency, touch to inserted (ms)", digest.keyLatency)
         html += section("Cloud requests", digest.requests)
         if !digest.typingQuality.rows.isEmpty { html += section("Typing quality", digest.typingQuality) }
+        if !digest.touches.rows.isEmpty { html += section("Touch boundaries", digest.touches) }
         html += section(digest.runID == nil ? "Budget violations" : "Worst budget violations", digest.violations,
                         empty: "No item went over its budget.")
         if !digest.extensionLife.rows.isEmpty { html += section("Extension: kills, language files, device token", digest.extensionLife) }

@@ -16,6 +16,7 @@ public enum MarkdownExporter {
         text += section("Key latency, touch to inserted (ms)", digest.keyLatency)
         text += section("Cloud requests", digest.requests)
         if !digest.typingQuality.rows.isEmpty { text += section("Typing quality", digest.typingQuality) }
+        if !digest.touches.rows.isEmpty { text += section("Touch boundaries", digest.touches) }
         text += section(digest.runID == nil ? "Budget violations" : "Worst budget violations", digest.violations,
                         empty: "No item went over its budget.")
         if !digest.extensionLife.rows.isEmpty { text += section("Extension: kills, language files, device token", digest.extensionLife) }

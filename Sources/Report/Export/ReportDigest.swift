@@ -40,6 +40,8 @@ public struct ReportDigest: Sendable {
     public var sweeps: [Sweep]
     /// Suggestion-bar quality per batch (or for the run); no rows when nothing measured it.
     public var typingQuality = Table(headers: [], numeric: [], rows: [])
+    /// Touch-boundary figures per batch (or for the run); no rows when no touch was decided.
+    public var touches = Table(headers: [], numeric: [], rows: [])
 
     /// The most rows a digest table shows.
     public static let rowsMax = 100
@@ -66,6 +68,7 @@ public struct ReportDigest: Sendable {
             FROM batches b\(batchFilter) ORDER BY b.batch_id
             """)
         typingQuality = try Self.typingQualityTable(db, runID: options.runID, label: label)
+        touches = try Self.touchTable(db, runID: options.runID, label: label)
         extensionLife = try Self.extensionTable(db, runID: options.runID)
         if let runID = options.runID {
             let run = try db.query("""
@@ -118,6 +121,8 @@ public struct ReportDigest: Sendable {
     /// How a column's values are shown.
     enum Format {
         case text, integer, ms, ms0, fixed1, percent
+        /// A share as a percentage with two decimals, for rates of a few percent.
+        case percent2
     }
 
     static func table(_ db: Database, headers: [String], numeric: [Bool], sql: String,
@@ -140,6 +145,7 @@ public struct ReportDigest: Sendable {
         case .ms0: return value.doubleValue.map { TextTable.fixed($0, 0) } ?? "–"
         case .fixed1: return value.doubleValue.map { TextTable.fixed($0, 1) } ?? "–"
         case .percent: return value.doubleValue.map { TextTable.percent($0) } ?? "–"
+        case .percent2: return value.doubleValue.map { TextTable.fixed($0 * 100, 2) + "%" } ?? "–"
         }
     }
 }

@@ -5,6 +5,25 @@ extension Distribution {
     public static let configKinds = ["constant", "uniform", "normal", "lognormal", "exponential", "gamma",
                                      "pareto", "empirical", "quantiles", "mixture"]
 
+    /// The fields each kind needs, as documented (docs/scenario-format.md, "Distributions");
+    /// `lognormal` has two forms.
+    static let configForms: [String: [[String]]] = [
+        "constant": [["valueMs"]], "uniform": [["minMs", "maxMs"]], "normal": [["meanMs", "stddevMs"]],
+        "lognormal": [["medianMs", "p99Ms"], ["mu", "sigma"]], "exponential": [["meanMs"]], "gamma": [["shape", "scaleMs"]],
+        "pareto": [["scaleMs", "shape"]], "empirical": [["samplesMs"]], "quantiles": [["table"]], "mixture": [["components"]],
+    ]
+
+    /// What a distribution of `kind` needs, in the words of the documentation:
+    /// `lognormal needs 'medianMs' and 'p99Ms' (or 'mu' and 'sigma')`.
+    static func needs(_ kind: String) -> String {
+        let forms = (configForms[kind] ?? []).map { form in
+            form.map { "'\($0)'" }.joined(separator: " and ")
+        }
+        guard let first = forms.first else { return kind }
+        let others = forms.dropFirst().map { " (or \($0))" }.joined()
+        return "\(kind) needs \(first)\(others)"
+    }
+
     /// Reads a distribution of milliseconds from a scenario field.
     ///
     /// A bare number is a constant. Otherwise an object with a `type`:
@@ -21,6 +40,11 @@ extension Distribution {
         }
         var o = try field.object()
         let kind = try o.required("type") { f throws(ConfigError) in try f.oneOf(Self.configKinds) }
+        // The form the object started (the first with any of its fields present) must be
+        // complete; naming one missing field of one form would hide the documented ones.
+        let forms = Self.configForms[kind] ?? []
+        let started = forms.first { form in form.contains { o.has($0) } } ?? forms.first ?? []
+        guard started.allSatisfy({ o.has($0) }) else { throw o.error(Self.needs(kind)) }
         switch kind {
         case "constant":
             self = .constant(try o.required("valueMs") { f throws(ConfigError) in try f.nonNegative() })

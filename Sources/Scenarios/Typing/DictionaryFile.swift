@@ -12,11 +12,16 @@ import Sim
 ///
 /// UTF-8, one `word<TAB>count` entry a line (count a positive integer), lines starting with
 /// `#` are comments or metadata, entries sorted by count descending then word ascending
-/// (by UTF-8 bytes), words lower-cased and unique. Problems are reported as
-/// `file:line: error: …`.
+/// (by UTF-8 bytes), words lower-cased and unique. The `# keysim dictionary N` header is
+/// optional, but a file that declares another format version than ``formatVersion`` is
+/// refused rather than misread. Problems are reported as `file:line[:column]: error: …`.
 public enum DictionaryFile {
+    /// The format version this keysim reads and writes.
+    public static let formatVersion = 1
+    /// The header line's text before the version.
+    static let headerPrefix = "# keysim dictionary"
     /// The first line every file written by keysim starts with.
-    public static let magic = "# keysim dictionary 1"
+    public static let magic = "\(headerPrefix) \(formatVersion)"
     /// The longest word accepted, in bytes.
     public static let wordLengthMax = 256
 
@@ -31,6 +36,12 @@ public enum DictionaryFile {
         while let line = try reader.nextLine() {
             let text = String(decoding: line.bytes, as: UTF8.self)
             if text.hasPrefix("#") {
+                if entries.isEmpty, let header = Self.headerVersion(text), header.version != String(formatVersion) {
+                    // A later format could change what a line means; reading it as this one
+                    // would give wrong suggestions without a word of warning.
+                    throw reader.error("dictionary format version \(header.version.isEmpty ? "missing" : header.version); this keysim reads \(formatVersion)",
+                                       column: header.column)
+                }
                 if text.hasPrefix("# language:") {
                     language = String(text.dropFirst("# language:".count)).trimmingSpaces()
                 }
@@ -71,6 +82,17 @@ public enum DictionaryFile {
         text += "# tokens: \(tokens)\n"
         for entry in entries { text += "\(entry.word)\t\(entry.count)\n" }
         return text
+    }
+
+    /// The version text of a `# keysim dictionary N` header line (empty when the line names
+    /// none) and its 1-based byte column, or nil when `line` is another comment.
+    static func headerVersion(_ line: String) -> (version: String, column: Int)? {
+        guard line.hasPrefix(headerPrefix) else { return nil }
+        let rest = line.dropFirst(headerPrefix.count)
+        guard rest.isEmpty || rest.first == " " || rest.first == "\t" else { return nil }
+        let version = String(rest).trimmingSpaces()
+        let padding = rest.prefix { $0 == " " || $0 == "\t" }.utf8.count
+        return (version, headerPrefix.utf8.count + max(1, padding) + 1)
     }
 
     /// The file order of two words with the same count: ascending by UTF-8 bytes.
