@@ -14,6 +14,7 @@ struct RunRowWriter {
     let fix: Statement
     var taskRows: BulkInsert
     var touchRows: BulkInsert
+    var wordRows: BulkInsert
     let budget: Statement
     let violation: Statement
     let dictation: Statement
@@ -54,6 +55,7 @@ struct RunRowWriter {
                                                                       "release_ns", "start_ns", "finish_ns", "deadline_ns", "core",
                                                                       "preemptions", "cancelled"])
         touchRows = try BulkInsert(database, table: "touches", columns: Self.touchColumns)
+        wordRows = try BulkInsert(database, table: "words", columns: Self.wordColumns)
         budget = try insert("budgets", ["run_id", "metric", "limit_ns", "allowed_share", "count", "over"])
         dictation = try insert("dictations", ["run_id", "dictation_id", "session_id", "tap_ns", "cold_start", "cold_start_cost_ns",
                                               "recording_start_ns", "capture_start_ns", "speech_start_ns", "speech_end_ns",

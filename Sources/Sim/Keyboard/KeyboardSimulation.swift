@@ -109,7 +109,8 @@ public struct KeyboardSimulation {
     var engine = Engine<Event>()
     var threads: [Executor]
     var threadOf: [Int]                   // by KeyboardWork.code
-    private var workConfigs: [WorkConfig]         // by KeyboardWork.code
+    private var priorities: [Int]                 // by KeyboardWork.code
+    private var costDistributions: [Distribution] // by KeyboardWork.code
     private var costs: [RandomStream]             // by KeyboardWork.code
     private var checkerVerdicts: RandomStream
     private var networkTimes: RandomStream
@@ -188,7 +189,8 @@ public struct KeyboardSimulation {
             costs[Int(kind.code)] = stream("work.\(kind.rawValue).cost")
         }
         self.threadOf = threadOf
-        self.workConfigs = workConfigs
+        priorities = workConfigs.map(\.priority)
+        costDistributions = workConfigs.map(\.cost)
         self.costs = costs
         checkerVerdicts = stream("checker.verdicts")
         networkTimes = stream("network.round-trip")
@@ -336,8 +338,8 @@ public struct KeyboardSimulation {
         let id = nextTaskID
         nextTaskID += 1
         let slot = contexts.insert(context)
-        let task = ExecutorTask(id: id, kind: kind.code, tag: tag, priority: workConfigs[code].priority, deadline: deadline,
-                                cost: workConfigs[code].cost.sampleDuration(&costs[code]), context: slot)
+        let task = ExecutorTask(id: id, kind: kind.code, tag: tag, priority: priorities[code], deadline: deadline,
+                                cost: costDistributions[code].sampleDuration(&costs[code]), context: slot)
         let thread = threadOf[code]
         if let wake = threads[thread].submit(task, now: engine.now) {
             engine.schedule(.taskDone(thread: thread, wake), at: wake.time)

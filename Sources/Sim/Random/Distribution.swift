@@ -8,7 +8,11 @@
 ///
 /// Build from scenario input, call `validate()`, and sample only distributions that passed:
 /// sampling an invalid one is a programmer error.
-public indirect enum Distribution: Sendable, Equatable {
+///
+/// Not `indirect`: mixtures nest through their component array, and the parametric cases
+/// stay inline, so that copying one (as every task's cost draw does) touches no reference
+/// count shared between the threads of a `--jobs` run.
+public enum Distribution: Sendable, Equatable {
     /// Always the same value.
     case constant(Double)
 
