@@ -47,9 +47,9 @@ final class TouchConfigTests: XCTestCase {
         }
     }
 
-    func testBundledSampleDictionaryAndScenarioLoad() throws {
+    func testTheBundledScenarioBuildsThePredictorFromTheBundledDictionary() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let words = try DictionaryFile.read(path: root.appendingPathComponent("dictionaries/touch-sample.tsv").path)
+        let words = try DictionaryFile.read(path: root.appendingPathComponent("dictionaries/en.tsv").path)
         XCTAssertGreaterThan(words.count, 200)
         XCTAssertEqual(words.words.first, "the")
         // The reader accepts only files sorted by count descending, then word ascending.
@@ -58,5 +58,7 @@ final class TouchConfigTests: XCTestCase {
         XCTAssertEqual(try ScenarioLoader.load(path: scenario, policy: "no-shift").keyboard.touch.maxShiftPoints, 0)
         let slow = try ScenarioLoader.load(path: scenario, policy: "slow-predictor").keyboard
         XCTAssertEqual(slow.config(for: .predict).thread, "model")
+        XCTAssertEqual(slow.touch.predictor, NextLetterPredictor(words: zip(words.words, words.counts).map { (word: $0, count: $1) },
+                                                                 order: 3), "typing.dictionary feeds the predictor")
     }
 }

@@ -2,10 +2,10 @@ import Sim
 
 extension TouchConfig {
     /// Reads a scenario's `typing.touch` object; every field is optional, unknown fields are
-    /// errors, and `enabled: true` needs a `dictionary`:
+    /// errors, and `enabled: true` needs a dictionary (`typing.dictionary`, or its own):
     ///
     ///     typing: { touch: { enabled: true, layout: "qwerty", maxShiftPt: 7, fullShiftProbability: 0.5,
-    ///                        predictorOrder: 3, dictionary: "../dictionaries/touch-sample.tsv" } }
+    ///                        predictorOrder: 3 } }
     ///
     /// The predictor's text is `typing.dictionary` unless `touch.dictionary` names another
     /// (relative to the scenario file).
