@@ -7,6 +7,18 @@ import Scenarios
 final class AnalysisTests: XCTestCase {
     // MARK: - Shards
 
+    func testSmallDifferencesKeepTwoSignificantDigits() {
+        XCTAssertEqual(Comparison.decimals(showing: [0.0004, 0.0001, 0.0007], atLeast: 2), 5)
+        XCTAssertEqual(Comparison.decimals(showing: [12.5, -3.2, nil], atLeast: 2), 2)
+        XCTAssertEqual(Comparison.decimals(showing: [0.05, 0, .nan], atLeast: 1), 3)
+        XCTAssertEqual(Comparison.decimals(showing: [1e-12], atLeast: 2), 6, "at most six places")
+        let row = Comparison.Row(metric: "m", label: "metric", pairs: 5, meanA: 0.2391, meanB: 0.2395, difference: 0.0004,
+                                 ciLow: 0.0001, ciHigh: 0.0007, significant: true, decimals: 2)
+        let comparison = Comparison(id: 1, scenarioName: "s", labelA: "a", labelB: "b", pairs: 5, rows: [row])
+        let line = comparison.table().split(separator: "\n").last.map(String.init) ?? ""
+        XCTAssertTrue(line.contains("+0.00040") && line.contains("[0.00010, 0.00070]") && line.contains("0.23910"), line)
+    }
+
     func testShardSlicesAreRoundRobinAndCoverTheListOnce() {
         for total in [0, 1, 7, 20, 101] {
             for count in [1, 2, 3, 8] {

@@ -50,12 +50,29 @@ public struct Comparison: Sendable, Equatable {
     public func table() -> String {
         var table = TextTable(headers: ["metric", labelA, labelB, "difference (B − A)", "95% CI", "significant"])
         for row in rows {
-            let d = row.decimals
+            let d = Self.decimals(showing: [row.difference, row.ciLow, row.ciHigh], atLeast: row.decimals)
             let interval = row.ciLow.flatMap { low in row.ciHigh.map { "[\(TextTable.fixed(low, d)), \(TextTable.fixed($0, d))]" } } ?? "-"
             table.add([row.label, row.meanA.map { TextTable.fixed($0, d) } ?? "-", row.meanB.map { TextTable.fixed($0, d) } ?? "-",
                        row.difference.map { Self.signed($0, d) } ?? "-", interval, row.pairs < 2 ? "-" : (row.significant ? "yes" : "no")])
         }
         return table.render()
+    }
+
+    /// The decimal places that show every nonzero value with two significant digits (at least
+    /// `base`, at most 6): a difference smaller than the metric's usual precision must not
+    /// print as `+0.00 [0.00, 0.00]` beside "significant".
+    static func decimals(showing values: [Double?], atLeast base: Int) -> Int {
+        var decimals = base
+        for case let value? in values where value != 0 && value.isFinite {
+            var needed = 0
+            var scaled = Swift.abs(value)
+            while scaled < 10 && needed < 6 {
+                scaled *= 10
+                needed += 1
+            }
+            decimals = Swift.max(decimals, needed)
+        }
+        return decimals
     }
 
     /// A number with its sign, so that a difference reads as one.
