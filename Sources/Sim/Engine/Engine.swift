@@ -78,6 +78,49 @@ public struct Engine<Event> {
         return event
     }
 
+    /// A place in the event order kept for an event that is not in the queue: the next
+    /// event of a stream read one at a time, such as a trace. It orders among the queued
+    /// events exactly as if it had been scheduled when reserved.
+    public struct Reservation: Sendable {
+        @usableFromInline let key: UInt128
+        @usableFromInline init(key: UInt128) { self.key = key }
+        /// When the reserved event fires.
+        public var time: SimTime { SimTime(nanoseconds: EventQueue<Event>.time(ofKey: key)) }
+    }
+
+    /// What `next(or:)` found first.
+    public enum Step {
+        /// A queued event, now removed from the queue.
+        case event(Event)
+        /// The reserved event: it is due now.
+        case reserved
+    }
+
+    /// Reserves the place of an event at `time` (not in the past) without queueing it. A
+    /// model that streams its input keeps one reservation for the input's next event instead
+    /// of scheduling it: the same order for no heap work and no payload to store.
+    @inlinable
+    public mutating func reserve(at time: SimTime) -> Reservation {
+        precondition(time >= now, "cannot reserve in the past: \(time) < \(now)")
+        return Reservation(key: queue.reserveKey(time: time.nanoseconds))
+    }
+
+    /// Advances to whichever comes first, the earliest queued event or `reserved`: pops and
+    /// returns the event, or returns `.reserved`. Either counts as an event processed; `nil`
+    /// when nothing is queued and nothing reserved.
+    /// - Complexity: O(log n) for a queued event, O(1) for the reserved one.
+    @inlinable
+    public mutating func next(or reserved: Reservation?) -> Step? {
+        if let reserved, queue.earliestKey.map({ reserved.key < $0 }) ?? true {
+            let time = EventQueue<Event>.time(ofKey: reserved.key)
+            precondition(time >= now.nanoseconds, "time went backwards")
+            clock = SimTime(nanoseconds: time)
+            processed += 1
+            return .reserved
+        }
+        return next().map(Step.event)
+    }
+
     /// Pops the earliest event only if it fires at or before `limit`.
     @inlinable
     public mutating func next(notAfter limit: SimTime) -> Event? {

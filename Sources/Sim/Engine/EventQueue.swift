@@ -74,12 +74,26 @@ public struct EventQueue<Payload> {
     /// The time of the earliest pending event, if any.
     /// - Complexity: O(1)
     @inlinable public var earliestTime: Int64? {
-        guard heapCount > 0 else { return nil }
-        let keys = storage.keys
         // Under an empty root the earliest event is the earliest of its children; the keys
         // after the last entry are sentinels, so reading all four is safe.
-        let earliest = rootIsHole ? min(min(keys[1], keys[2]), min(keys[3], keys[4])) : keys[0]
-        return Self.time(ofKey: earliest)
+        earliestKey.map(Self.time(ofKey:))
+    }
+
+    /// The (time, sequence) key of the earliest pending event, if any.
+    /// - Complexity: O(1)
+    @inlinable var earliestKey: UInt128? {
+        guard heapCount > 0 else { return nil }
+        let keys = storage.keys
+        return rootIsHole ? min(min(keys[1], keys[2]), min(keys[3], keys[4])) : keys[0]
+    }
+
+    /// Takes the next insertion sequence without scheduling anything: the key of an event
+    /// kept outside the queue that orders among the others as if scheduled now.
+    @inlinable
+    mutating func reserveKey(time: Int64) -> UInt128 {
+        let key = Self.key(time: time, sequence: nextSequence)
+        nextSequence &+= 1
+        return key
     }
 
     /// Schedules `payload` at `time` and returns a handle for cancelling or re-arming it.

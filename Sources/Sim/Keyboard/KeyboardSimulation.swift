@@ -8,10 +8,9 @@
 /// `docs/models.md` describes the model and every parameter.
 public struct KeyboardSimulation {
     /// What the engine schedules. Every payload is plain data (no strings, no references),
-    /// so the queue moves events by copying bytes: the trace event due is held aside in
-    /// `pendingTrace`, the text of an edit in `texts`.
+    /// so the queue moves events by copying bytes: the text of an edit is held aside in
+    /// `texts`. Trace events are not queued (see `run`).
     enum Event {
-        case trace
         case taskDone(thread: Int, CoreWake)
         case debounceFired(RequestTrigger)
         case attemptEnded(attempt: Int)
@@ -134,8 +133,6 @@ public struct KeyboardSimulation {
     var contexts = ContextTable<TaskContext>()
     /// Text carried by pending edits and checks, found again by slot.
     var texts = ContextTable<String>()
-    /// The trace event the `.trace` event in the queue stands for.
-    private var pendingTrace: TraceEvent?
     /// The key budget's limit, if any: every key's deadline.
     private let keyBudget: SimDuration?
     private var nextTaskID: UInt64 = 0
@@ -153,6 +150,8 @@ public struct KeyboardSimulation {
     private var dictationTimers = DictationTimers()
     /// The suggestion bar's quality model, when a dictionary is configured.
     private var quality: SuggestionQuality?
+    /// Whether `quality` is set, tested per key for the reason `hasTouchModel` is.
+    private let hasQuality: Bool
     /// The touch model, when the scenario turns it on.
     var touchModel: TouchModel?
     /// Whether `touchModel` is set. Tested per key instead of the optional itself, which
@@ -201,6 +200,7 @@ public struct KeyboardSimulation {
         touchModel = TouchModel(config.touch)
         hasTouchModel = touchModel != nil
         dictation = DictationModel(config: config.dictation, seed: seed, replication: replication, streamPrefix: "trace\(trace)/")
+        hasQuality = config.typing.dictionary != nil
         quality = config.typing.dictionary.map {
             SuggestionQuality(dictionary: $0, rerankLift: config.typing.rerankLift, lifts: stream("suggestions.rerank-lift"),
                               intendedText: header?.intendedText)
@@ -219,27 +219,37 @@ public struct KeyboardSimulation {
     public mutating func run<Source: TraceEventSource, Sink: ObservationSink>(
         _ source: inout Source, into sink: inout Sink
     ) throws -> ReplicationSummary {
-        if let first = try source.next() {
-            pendingTrace = first
-            engine.schedule(.trace, at: first.time)
+        // The trace is not queued: its next event holds a reservation, the place in the
+        // event order it would have had if scheduled when the event before it was handled.
+        // Only that one event is ever held, so memory stays flat for any trace length.
+        var upcoming = TraceEvent(time: .zero, kind: .keyboardShown)
+        var reservation: Engine<Event>.Reservation?
+        switch try source.next() {
+        case .some(let first): upcoming = first; reservation = engine.reserve(at: first.time)
+        case .none: break
         }
         startExtension(into: &sink)
-        while let event = engine.next() {
-            switch event {
-            case .trace:
-                // Only the next trace event is ever pending: memory stays flat for any length.
-                let traceEvent = pendingTrace.take()!
-                let following = try source.next()
-                if let following {
+        while let step = engine.next(or: reservation) {
+            guard case .event(let event) = step else {
+                let traceEvent = upcoming
+                // Switched on rather than bound: an optional trace event costs a run-time
+                // type look-up to destroy.
+                switch try source.next() {
+                case .some(let following):
                     precondition(following.time >= traceEvent.time, "trace sources deliver events in time order")
-                    pendingTrace = following
-                    engine.schedule(.trace, at: following.time)
+                    upcoming = following
+                    reservation = engine.reserve(at: following.time)
+                case .none:
+                    reservation = nil
                 }
                 try handle(traceEvent, into: &sink)
-                if following == nil {
+                if reservation == nil {
                     // The trace is over: a dictation session closes now rather than at its idle timeout.
                     apply(dictation.finish(at: engine.now), into: &sink)
                 }
+                continue
+            }
+            switch event {
             case .taskDone(let thread, let wake):
                 finishTask(on: thread, wake, into: &sink)
             case .debounceFired(let trigger):
@@ -354,7 +364,7 @@ public struct KeyboardSimulation {
         switch context {
         case .key(let index, let edit, let touch, let ahead):
             let inserted = landEdit(edit)
-            if quality != nil {
+            if hasQuality {
                 let typed: UInt8? = if case .insertASCII(let byte) = edit { byte } else { nil }
                 quality!.editLanded(keyIndex: index, text: text, insertedASCII: typed)
             }
@@ -399,9 +409,8 @@ public struct KeyboardSimulation {
     private mutating func landEdit(_ edit: PendingEdit) -> String? {
         switch edit {
         case .insertASCII(let byte):
-            let inserted = TextBuffer.asciiStrings[Int(byte)]
-            text.insert(inserted)
-            return inserted
+            if !text.insertASCII(byte) { text.insert(TextBuffer.asciiStrings[Int(byte)]) }
+            return TextBuffer.asciiStrings[Int(byte)]
         case .insert(let slot), .paste(let slot):
             let inserted = texts.remove(slot)
             text.insert(inserted)
@@ -432,12 +441,9 @@ public struct KeyboardSimulation {
         }
         let job = SuggestionJob(keyIndex: keyIndex, version: text.version, touch: touch, waited: .zero, ran: .zero)
         submit(.lookup, context: .suggestion(stage: .lookup, job), tag: Int64(text.version))
-        if text.endsToken, let token = text.token(text.wordCount - 1) {
-            let word = TextBuffer.word(in: token.text, tokenStart: token.start)
-            if !word.text.isEmpty {
-                submit(.check, context: .check(WordCheck(ordinal: text.wordCount - 1, word: texts.insert(String(word.text)), start: word.start,
-                                                         finished: touch)), tag: Int64(text.wordCount - 1))
-            }
+        if text.endsToken, let word = text.wordRange(ofToken: text.wordCount - 1), !word.isEmpty {
+            submit(.check, context: .check(WordCheck(ordinal: text.wordCount - 1, word: texts.insert(text.string(utf8: word)),
+                                                     start: word.lowerBound, finished: touch)), tag: Int64(text.wordCount - 1))
         }
         debounceEdit()
         if text.endsToken { wordTyped(into: &sink) }
@@ -468,7 +474,7 @@ public struct KeyboardSimulation {
         if outcome == .shown && ext.currentIsCorrupt { ext.totals.silentlyWrongSuggestions += 1 }
         // A bar shown after a later key was touched served no one: too late to use.
         let tooLate = outcome == .shown && editCount - 1 > job.keyIndex
-        if outcome == .shown { quality?.barShown(keyIndex: job.keyIndex, inTime: !tooLate) }
+        if outcome == .shown && hasQuality { quality!.barShown(keyIndex: job.keyIndex, inTime: !tooLate) }
         sink.record(.suggestion(SuggestionObservation(keyIndex: job.keyIndex, textVersion: job.version, touch: job.touch,
                                                       end: engine.now, outcome: outcome, tooLate: tooLate,
                                                       waited: job.waited, ran: job.ran)))
@@ -519,11 +525,10 @@ public struct KeyboardSimulation {
         guard text.version != lastRequestedVersion else { return }
         lastRequestedVersion = text.version
         let from = text.dirtyFromUTF8
-        var words: [(Int, String, Int)] = []
+        var words: [(ordinal: Int, word: String, start: Int)] = []
         var ordinal = text.tokenOrdinal(atOrAfterUTF8: from)
-        while ordinal < text.wordCount, let token = text.token(ordinal) {
-            let word = TextBuffer.word(in: token.text, tokenStart: token.start)
-            if !word.text.isEmpty { words.append((ordinal, String(word.text), word.start)) }
+        while ordinal < text.wordCount, let word = text.wordRange(ofToken: ordinal) {
+            if !word.isEmpty { words.append((ordinal, text.string(utf8: word), word.lowerBound)) }
             ordinal += 1
         }
         let id = nextRequestID
@@ -676,33 +681,6 @@ public struct KeyboardSimulation {
             for other in chips.keys.sorted() where chips[other]!.start > chip.start { chips[other]!.start += delta }
         }
         debounceEdit()
-    }
-}
-
-/// A table of values addressed by small integer handles, reused through a free list: the
-/// contexts of running tasks, found again in O(1) without hashing.
-struct ContextTable<Value> {
-    private var values: [Value?] = []
-    private var free: [Int32] = []
-
-    /// Whether nothing is stored.
-    var isEmpty: Bool { free.count == values.count }
-
-    /// Stores a value and returns its handle.
-    mutating func insert(_ value: consuming Value) -> Int32 {
-        if let slot = free.popLast() {
-            values[Int(slot)] = value
-            return slot
-        }
-        values.append(value)
-        return Int32(values.count - 1)
-    }
-
-    /// Removes and returns the value of a handle.
-    mutating func remove(_ slot: Int32) -> Value {
-        let value = values[Int(slot)].take()!
-        free.append(slot)
-        return value
     }
 }
 

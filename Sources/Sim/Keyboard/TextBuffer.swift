@@ -1,69 +1,385 @@
 /// The document text as the keyboard extension sees it, with a version that every edit bumps.
 ///
 /// Edits happen at the end of the text, where the replayed cursor is. Counts are in grapheme
-/// clusters (`Character`s), as `deleteBackward()` removes them; the grapheme count and the
-/// token (word) starts are kept incrementally, so a key costs O(key), not O(text).
+/// clusters (`Character`s), as `deleteBackward()` removes them; the grapheme count, the token
+/// (word) starts and the start of the last cluster are kept incrementally, so a key costs
+/// O(key), not O(text).
+///
+/// The text is kept as UTF-8 bytes, not as a `String`: appending one byte to an array is a
+/// store, where appending to a `String` costs hundreds of instructions of Unicode
+/// bookkeeping, and every question a key asks (did a word just end? which word is it?) is a
+/// look at the last few bytes. Grapheme clusters still decide counts and deletions. Any
+/// Unicode question is answered on a short window decoded as a `String`, cut at places
+/// that are cluster boundaries whatever surrounds them: the start of the last cluster
+/// (tracked), the start of the text, and any place between two ASCII bytes other than CR
+/// and LF (no Unicode rule joins two such characters; every joining rule involves a
+/// non-ASCII character or CR LF).
 public struct TextBuffer: Sendable, Equatable {
-    /// The text.
-    public private(set) var text: String = ""
+    /// The text, as UTF-8.
+    public private(set) var utf8: [UInt8] = []
     /// Bumped by every edit; a request carries the version it saw.
     public private(set) var version: Int = 0
-    /// The number of grapheme clusters in `text`.
+    /// The number of grapheme clusters in the text.
     public private(set) var count: Int = 0
     /// The lowest UTF-8 offset changed since `markClean()`.
     public private(set) var dirtyFromUTF8: Int = 0
     /// UTF-8 offsets where tokens (runs of non-white-space) start, ascending.
     public private(set) var tokenStarts: [Int] = []
+    /// The UTF-8 offset where the last grapheme cluster starts (0 when the text is empty).
+    private var lastClusterStart: Int = 0
 
     /// Creates a buffer holding `text`.
     public init(_ text: String = "") {
         if !text.isEmpty { insert(text) }
         version = 0
-        dirtyFromUTF8 = self.text.utf8.count
+        dirtyFromUTF8 = utf8.count
     }
+
+    /// The text. Builds a `String`: O(text).
+    public var text: String { String(decoding: utf8, as: UTF8.self) }
+
+    /// The text of a UTF-8 range that starts and ends on cluster boundaries.
+    public func string(utf8 range: Range<Int>) -> String { String(decoding: utf8[range], as: UTF8.self) }
+
+    // MARK: - Edits
 
     /// Appends text at the end.
     public mutating func insert(_ inserted: String) {
         guard !inserted.isEmpty else { return }
-        if insertASCIIByte(inserted) { return }
+        if inserted.utf8.count == 1, let byte = inserted.utf8.first, insertASCII(byte) { return }
         // Appending can merge with the last cluster (a combining mark, a skin tone, a ZWJ
-        // sequence); count the clusters of the joined tail to know the true change. The
-        // tail is found by UTF-8 offset: an index taken before the append may carry a
-        // cached cluster size that the append made wrong.
-        let oldCount = count
-        let oldLast = text.last
+        // sequence): count the clusters of the joined tail, from the last cluster's start,
+        // to know the true change.
+        let oldLast = lastCharacter
+        let tailOffset = oldLast == nil ? 0 : lastClusterStart
         var previousIsSpace = oldLast.map(\.isWhitespace) ?? true
-        var offset = text.utf8.count
+        var offset = utf8.count
         for scalarRun in inserted {
             if !scalarRun.isWhitespace && previousIsSpace { tokenStarts.append(offset) }
             previousIsSpace = scalarRun.isWhitespace
             offset += scalarRun.utf8.count
         }
-        let tailOffset = text.utf8.count - (oldLast?.utf8.count ?? 0)
-        text.append(inserted)
-        let tail = text[text.utf8.index(text.utf8.startIndex, offsetBy: tailOffset)...]
-        let kept = oldLast == nil ? 0 : 1
-        count = oldCount - kept + tail.count
+        utf8.append(contentsOf: inserted.utf8)
+        let tail = string(utf8: tailOffset..<utf8.count)
+        count += tail.count - (oldLast == nil ? 0 : 1)
+        lastClusterStart = tailOffset + Self.lastClusterOffset(in: tail)
         let lastUnchanged = oldLast != nil && tail.first == oldLast
         dirtyFromUTF8 = min(dirtyFromUTF8, lastUnchanged ? tailOffset + oldLast!.utf8.count : tailOffset)
         version += 1
     }
 
-    /// The common case, one ASCII character typed: O(1) without Unicode tables. A byte can
-    /// only join the previous cluster as the LF of a CR LF pair.
-    private mutating func insertASCIIByte(_ inserted: String) -> Bool {
-        guard inserted.utf8.count == 1, let byte = inserted.utf8.first, byte < 0x80, byte != 0x0A else { return false }
-        let previous = text.utf8.last
+    /// Appends one ASCII character, the common case, in O(1) without Unicode tables.
+    /// Returns `false`, changing nothing, when the byte is not ASCII or might join the last
+    /// cluster: after a non-ASCII byte (a prepended mark), or as the LF of a CR LF pair.
+    @discardableResult
+    public mutating func insertASCII(_ byte: UInt8) -> Bool {
+        guard byte < 0x80, byte != 0x0A else { return false }
+        let previous = utf8.last
         if let previous, previous >= 0x80 { return false }
-        let offset = text.utf8.count
+        let offset = utf8.count
         let previousIsSpace = previous.map(Self.isASCIIWhitespace) ?? true
         if !Self.isASCIIWhitespace(byte) && previousIsSpace { tokenStarts.append(offset) }
-        text.append(inserted)
+        utf8.append(byte)
+        lastClusterStart = offset
         count += 1
         dirtyFromUTF8 = min(dirtyFromUTF8, offset)
         version += 1
         return true
     }
+
+    /// Removes the last grapheme cluster, as `deleteBackward()` does. On empty text nothing
+    /// changes, but the key was still handled and counts as an edit.
+    public mutating func deleteBackward() {
+        if count > 0 {
+            removeLastCluster()
+            dirtyFromUTF8 = min(dirtyFromUTF8, utf8.count)
+            while let last = tokenStarts.last, last >= utf8.count { tokenStarts.removeLast() }
+        }
+        version += 1
+    }
+
+    /// Replaces the last token by `word`, as picking a suggestion does.
+    public mutating func replaceCurrentWord(with word: String) {
+        while let last = lastCharacter, !Self.isWhitespace(last) { removeLastCluster() }
+        while let last = tokenStarts.last, last >= utf8.count { tokenStarts.removeLast() }
+        dirtyFromUTF8 = min(dirtyFromUTF8, utf8.count)
+        insert(word)
+    }
+
+    /// Replaces the whole text (a fix applied through the text proxy). Recomputes the tokens.
+    public mutating func replaceAll(with newText: String) {
+        let oldDirty = dirtyFromUTF8
+        let oldVersion = version
+        let prefix = Self.commonPrefixUTF8(text, newText)
+        utf8 = []
+        count = 0
+        tokenStarts = []
+        lastClusterStart = 0
+        insert(newText)
+        version = oldVersion + 1
+        dirtyFromUTF8 = min(oldDirty, prefix)
+    }
+
+    /// Marks the current text as sent; later edits start a new dirty range.
+    public mutating func markClean() { dirtyFromUTF8 = utf8.count }
+
+    /// Marks the text from a UTF-8 offset as changed again (a request that never got through).
+    public mutating func markDirty(fromUTF8 offset: Int) { dirtyFromUTF8 = min(dirtyFromUTF8, max(0, offset)) }
+
+    // MARK: - Clusters
+
+    /// Removes the last cluster and finds where the one before it starts.
+    private mutating func removeLastCluster() {
+        utf8.removeSubrange(lastClusterStart...)
+        count -= 1
+        let end = utf8.count
+        if end == 0 {
+            lastClusterStart = 0
+        } else if utf8[end - 1] < 0x80 && (end == 1 || isBoundaryBetweenASCII(end - 1)) {
+            lastClusterStart = end - 1
+        } else {
+            let from = safeBoundary(atOrBefore: end - 1)
+            lastClusterStart = from + Self.lastClusterOffset(in: string(utf8: from..<end))
+        }
+    }
+
+    /// The UTF-8 offset of the last `Character` of a non-empty string.
+    private static func lastClusterOffset(in string: String) -> Int {
+        string.utf8.distance(from: string.startIndex, to: string.index(before: string.endIndex))
+    }
+
+    /// Whether `offset` lies between two ASCII bytes that are not CR LF: a cluster boundary.
+    @inline(__always) private func isBoundaryBetweenASCII(_ offset: Int) -> Bool {
+        let before = utf8[offset - 1], after = utf8[offset]
+        return before < 0x80 && after < 0x80 && !(before == 0x0D && after == 0x0A)
+    }
+
+    /// The greatest cluster boundary at or before `offset` (< `utf8.count`) that holds
+    /// whatever comes before it: 0, or a place between two ASCII bytes.
+    private func safeBoundary(atOrBefore offset: Int) -> Int {
+        var p = offset
+        while p > 0 && !isBoundaryBetweenASCII(p) { p -= 1 }
+        return p
+    }
+
+    /// The least such boundary at or after `offset` (≥ 1), or the end of the text.
+    private func safeBoundary(atOrAfter offset: Int) -> Int {
+        var p = offset
+        while p < utf8.count && !isBoundaryBetweenASCII(p) { p += 1 }
+        return p
+    }
+
+    /// The last character, if any.
+    public var lastCharacter: Character? {
+        guard !utf8.isEmpty else { return nil }
+        if lastClusterStart == utf8.count - 1 && utf8[lastClusterStart] < 0x80 {
+            return Character(Unicode.Scalar(utf8[lastClusterStart]))
+        }
+        return string(utf8: lastClusterStart..<utf8.count).first
+    }
+
+    /// The last character but one.
+    public var characterBeforeLast: Character? {
+        guard lastClusterStart > 0 else { return nil }
+        let from = safeBoundary(atOrBefore: lastClusterStart - 1)
+        return string(utf8: from..<lastClusterStart).last
+    }
+
+    /// Grapheme clusters changed since the last `markClean()`. O(changed text).
+    public var dirtyCount: Int {
+        guard dirtyFromUTF8 < utf8.count else { return 0 }
+        var clusters = 0
+        var previous: UInt8 = 0
+        for byte in utf8[dirtyFromUTF8...] {
+            guard byte < 0x80 else { return string(utf8: dirtyFromUTF8..<utf8.count).count }
+            if !(previous == 0x0D && byte == 0x0A) { clusters += 1 }
+            previous = byte
+        }
+        return clusters
+    }
+
+    // MARK: - What the last edit did
+
+    /// The last two bytes when both are ASCII and not CR LF (then they are the last two characters).
+    @inline(__always) private var lastTwoASCII: (UInt8, UInt8)? {
+        let end = utf8.count
+        guard end >= 2, isBoundaryBetweenASCII(end - 1) else { return nil }
+        return (utf8[end - 2], utf8[end - 1])
+    }
+
+    /// Whether the last character is white space right after a non-space: a token just ended.
+    public var endsToken: Bool {
+        if let (beforeLast, last) = lastTwoASCII { return Self.isASCIIWhitespace(last) && !Self.isASCIIWhitespace(beforeLast) }
+        guard let last = lastCharacter, last.isWhitespace, let beforeLast = characterBeforeLast else { return false }
+        return !beforeLast.isWhitespace
+    }
+
+    /// Whether the text, ignoring trailing white space, ends with `.`, `!` or `?`.
+    public var endsSentence: Bool {
+        for byte in utf8.reversed() {
+            if byte >= 0x80 { break }
+            if Self.isASCIIWhitespace(byte) { continue }
+            return byte == 0x2E || byte == 0x21 || byte == 0x3F
+        }
+        // Rare path, past a non-ASCII byte: the last non-space character, looked for window
+        // by window back from the end (a window can be all white space: no-break spaces).
+        var windowEnd = utf8.count
+        while windowEnd > 0 {
+            let from = safeBoundary(atOrBefore: windowEnd - 1)
+            if let last = string(utf8: from..<windowEnd).last(where: { !$0.isWhitespace }) {
+                return last == "." || last == "!" || last == "?"
+            }
+            windowEnd = from
+        }
+        return false
+    }
+
+    /// Whether the last character just ended a word: white space or punctuation right after
+    /// a letter or digit.
+    public var endsWord: Bool {
+        if let (beforeLast, last) = lastTwoASCII {
+            return (Self.isASCIIWhitespace(last) || Self.isASCIIPunctuationCategory(last)) && Self.isASCIIAlphanumeric(beforeLast)
+        }
+        guard let last = lastCharacter, last.isWhitespace || last.isPunctuation else { return false }
+        guard let beforeLast = characterBeforeLast else { return false }
+        return beforeLast.isLetter || beforeLast.isNumber
+    }
+
+    /// Whether the last character just ended a sentence: `.`, `!` or `?` right after a letter
+    /// or digit.
+    public var justEndedSentence: Bool {
+        if let (beforeLast, last) = lastTwoASCII {
+            return (last == 0x2E || last == 0x21 || last == 0x3F) && Self.isASCIIAlphanumeric(beforeLast)
+        }
+        guard let last = lastCharacter, last == "." || last == "!" || last == "?" else { return false }
+        guard let beforeLast = characterBeforeLast else { return false }
+        return beforeLast.isLetter || beforeLast.isNumber
+    }
+
+    // MARK: - Tokens and words
+
+    /// The number of tokens (runs of non-white-space).
+    public var wordCount: Int { tokenStarts.count }
+
+    /// The ordinal of the token holding or following UTF-8 offset `offset`.
+    public func tokenOrdinal(atOrAfterUTF8 offset: Int) -> Int {
+        var low = 0, high = tokenStarts.count
+        while low < high {
+            let mid = (low + high) / 2
+            if tokenStarts[mid] <= offset { low = mid + 1 } else { high = mid }
+        }
+        // `low` tokens start at or before the offset; the last of them may still hold it.
+        if low > 0, let range = tokenRange(low - 1), range.upperBound > offset { return low - 1 }
+        return low
+    }
+
+    /// The UTF-8 range of the token at `ordinal`, white space excluded.
+    public func tokenRange(_ ordinal: Int) -> Range<Int>? {
+        guard ordinal >= 0, ordinal < tokenStarts.count else { return nil }
+        let start = tokenStarts[ordinal]
+        var end = ordinal + 1 < tokenStarts.count ? tokenStarts[ordinal + 1] : utf8.count
+        // ASCII fast path: while the cluster before `end` is one ASCII byte (the byte before
+        // it ASCII too, and not CR before LF), it is white space exactly when the byte is.
+        while end > start {
+            let byte = utf8[end - 1]
+            guard byte < 0x80, end - 1 == start || isBoundaryBetweenASCII(end - 1) else {
+                // Rare path: trim white-space characters off the token's own text.
+                var token = string(utf8: start..<end)[...]
+                while let last = token.last, Self.isWhitespace(last) { token = token.dropLast() }
+                return start..<(start + token.utf8.count)
+            }
+            guard Self.isASCIIWhitespace(byte) else { break }
+            end -= 1
+        }
+        return start..<end
+    }
+
+    /// The token at `ordinal`: its UTF-8 start and text (white space excluded).
+    public func token(_ ordinal: Int) -> (start: Int, text: Substring)? {
+        tokenRange(ordinal).map { ($0.lowerBound, string(utf8: $0)[...]) }
+    }
+
+    /// The UTF-8 range of the checkable word in the token at `ordinal`: the token without
+    /// leading and trailing punctuation (see `word(in:tokenStart:)`).
+    public func wordRange(ofToken ordinal: Int) -> Range<Int>? {
+        guard let token = tokenRange(ordinal) else { return nil }
+        var lower = token.lowerBound
+        var upper = token.upperBound
+        // ASCII fast path (no CR either): every byte is a character.
+        for offset in token where utf8[offset] >= 0x80 || utf8[offset] == 0x0D {
+            let word = Self.word(in: string(utf8: token)[...], tokenStart: token.lowerBound)
+            return word.start..<(word.start + word.text.utf8.count)
+        }
+        while lower < upper, Self.isASCIIPunctuationCategory(utf8[lower]) { lower += 1 }
+        while upper > lower, Self.isASCIIPunctuationCategory(utf8[upper - 1]) { upper -= 1 }
+        return lower..<upper
+    }
+
+    /// The checkable word inside a token: the token without leading and trailing punctuation,
+    /// and its UTF-8 start.
+    public static func word(in token: Substring, tokenStart: Int) -> (start: Int, text: Substring) {
+        // ASCII fast path (no CR either): every byte is a character.
+        let bounds: (Int, Int)?? = token.utf8.withContiguousStorageIfAvailable { bytes -> (Int, Int)? in
+            for byte in bytes where byte >= 0x80 || byte == 0x0D { return nil }
+            var lower = 0
+            var upper = bytes.count
+            while lower < upper, isASCIIPunctuationCategory(bytes[lower]) { lower += 1 }
+            while upper > lower, isASCIIPunctuationCategory(bytes[upper - 1]) { upper -= 1 }
+            return (lower, upper)
+        }
+        if let bounds, let (lowerOffset, upperOffset) = bounds {
+            let utf8 = token.utf8
+            let lower = utf8.index(utf8.startIndex, offsetBy: lowerOffset)
+            let upper = utf8.index(lower, offsetBy: upperOffset - lowerOffset)
+            return (tokenStart + lowerOffset, token[lower..<upper])
+        }
+        var lower = token.startIndex
+        var upper = token.endIndex
+        while lower < upper, isPunctuation(token[lower]) { lower = token.index(after: lower) }
+        while upper > lower, isPunctuation(token[token.index(before: upper)]) { upper = token.index(before: upper) }
+        let leading = token.utf8.distance(from: token.startIndex, to: lower)
+        return (tokenStart + leading, token[lower..<upper])
+    }
+
+    /// Whether `word` still stands at UTF-8 offset `start` as a whole word.
+    public func hasWord(_ word: String, at start: Int) -> Bool {
+        let length = word.utf8.count
+        guard start >= 0, start + length <= utf8.count else { return false }
+        // ASCII fast path: an ASCII word over ASCII text, its neighbours single-byte clusters.
+        // Anything else (nil) takes the Character path below.
+        let fast: Bool? = {
+            var end = start
+            for byte in word.utf8 {
+                guard byte < 0x80, utf8[end] == byte else { return nil }
+                end += 1
+            }
+            if start > 0 {
+                let before = utf8[start - 1]
+                guard before < 0x80, start == 1 || isBoundaryBetweenASCII(start - 1) else { return nil }
+                if !(Self.isASCIIWhitespace(before) || Self.isASCIIPunctuationCategory(before)) { return false }
+            }
+            if end < utf8.count {
+                let after = utf8[end]
+                guard after < 0x80, end + 1 == utf8.count || isBoundaryBetweenASCII(end + 1) else { return nil }
+                if !(Self.isASCIIWhitespace(after) || Self.isASCIIPunctuationCategory(after)) { return false }
+            }
+            return true
+        }()
+        if let fast { return fast }
+        // A window from the safe boundary before the character ahead of the word to the one
+        // after the character behind it clusters exactly as the whole text does there.
+        let from = start == 0 ? 0 : safeBoundary(atOrBefore: start - 1)
+        let to = start + length >= utf8.count ? utf8.count : safeBoundary(atOrAfter: start + length + 1)
+        let window = string(utf8: from..<to)
+        let lower = window.utf8.index(window.utf8.startIndex, offsetBy: start - from)
+        let upper = window.utf8.index(lower, offsetBy: length)
+        guard window[lower..<upper] == word else { return false }
+        if lower > window.startIndex, let before = window[..<lower].last, !(Self.isWhitespace(before) || Self.isPunctuation(before)) { return false }
+        if upper < window.endIndex, let after = window[upper...].first, !(Self.isWhitespace(after) || Self.isPunctuation(after)) { return false }
+        return true
+    }
+
+    // MARK: - Character classes
 
     /// The one-character strings of the 128 ASCII bytes, made once: a replayed key types
     /// one of these rather than a string of its own.
@@ -99,236 +415,12 @@ public struct TextBuffer: Sendable, Equatable {
         (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
     }
 
-    /// The last two bytes when both are ASCII (then they are the last two characters).
-    private var lastTwoASCII: (UInt8, UInt8)? {
-        func lastTwo(_ bytes: UnsafeBufferPointer<UInt8>) -> (UInt8, UInt8)? {
-            guard bytes.count >= 2 else { return nil }
-            let last = bytes[bytes.count - 1], beforeLast = bytes[bytes.count - 2]
-            guard last < 0x80, beforeLast < 0x80, !(beforeLast == 0x0D && last == 0x0A) else { return nil }
-            return (beforeLast, last)
-        }
-        if let pair = text.utf8.withContiguousStorageIfAvailable(lastTwo) { return pair }
-        var copy = text
-        return copy.withUTF8(lastTwo)
-    }
-
-    /// Whether the last character is white space right after a non-space: a token just ended.
-    public var endsToken: Bool {
-        if let (beforeLast, last) = lastTwoASCII { return Self.isASCIIWhitespace(last) && !Self.isASCIIWhitespace(beforeLast) }
-        guard let last = text.last, last.isWhitespace, let beforeLast = characterBeforeLast else { return false }
-        return !beforeLast.isWhitespace
-    }
-
-    /// Removes the last grapheme cluster, as `deleteBackward()` does. On empty text nothing
-    /// changes, but the key was still handled and counts as an edit.
-    public mutating func deleteBackward() {
-        if count > 0 {
-            text.removeLast()
-            count -= 1
-            dirtyFromUTF8 = min(dirtyFromUTF8, text.utf8.count)
-            if let last = tokenStarts.last, last >= text.utf8.count { tokenStarts.removeLast() }
-        }
-        version += 1
-    }
-
-    /// Replaces the last token by `word`, as picking a suggestion does.
-    public mutating func replaceCurrentWord(with word: String) {
-        while let last = text.last, !last.isWhitespace {
-            text.removeLast()
-            count -= 1
-        }
-        if let last = tokenStarts.last, last >= text.utf8.count { tokenStarts.removeLast() }
-        dirtyFromUTF8 = min(dirtyFromUTF8, text.utf8.count)
-        insert(word)
-    }
-
-    /// Replaces the whole text (a fix applied through the text proxy). Recomputes the tokens.
-    public mutating func replaceAll(with newText: String) {
-        let oldDirty = dirtyFromUTF8
-        let oldVersion = version
-        let prefix = commonPrefixUTF8(text, newText)
-        text = ""
-        count = 0
-        tokenStarts = []
-        insert(newText)
-        version = oldVersion + 1
-        dirtyFromUTF8 = min(oldDirty, prefix)
-    }
-
-    private func commonPrefixUTF8(_ a: String, _ b: String) -> Int {
+    private static func commonPrefixUTF8(_ a: String, _ b: String) -> Int {
         var length = 0
         for (x, y) in zip(a, b) {
             guard x == y else { break }
             length += x.utf8.count
         }
         return length
-    }
-
-    /// Marks the current text as sent; later edits start a new dirty range.
-    public mutating func markClean() { dirtyFromUTF8 = text.utf8.count }
-
-    /// Marks the text from a UTF-8 offset as changed again (a request that never got through).
-    public mutating func markDirty(fromUTF8 offset: Int) { dirtyFromUTF8 = min(dirtyFromUTF8, max(0, offset)) }
-
-    /// Grapheme clusters changed since the last `markClean()`. O(changed text).
-    public var dirtyCount: Int {
-        guard dirtyFromUTF8 < text.utf8.count else { return 0 }
-        return text[text.utf8.index(text.utf8.startIndex, offsetBy: dirtyFromUTF8)...].count
-    }
-
-    /// The ordinal of the token holding or following UTF-8 offset `offset`.
-    public func tokenOrdinal(atOrAfterUTF8 offset: Int) -> Int {
-        var low = 0, high = tokenStarts.count
-        while low < high {
-            let mid = (low + high) / 2
-            if tokenStarts[mid] <= offset { low = mid + 1 } else { high = mid }
-        }
-        // `low` tokens start at or before the offset; the last of them may still hold it.
-        if low > 0, let token = token(low - 1), token.start + token.text.utf8.count > offset { return low - 1 }
-        return low
-    }
-
-    /// Whether the text, ignoring trailing white space, ends with `.`, `!` or `?`.
-    public var endsSentence: Bool {
-        for byte in text.utf8.reversed() {
-            if byte >= 0x80 { break }
-            if Self.isASCIIWhitespace(byte) { continue }
-            return byte == 0x2E || byte == 0x21 || byte == 0x3F
-        }
-        guard let last = text.last(where: { !$0.isWhitespace }) else { return false }
-        return last == "." || last == "!" || last == "?"
-    }
-
-    /// Whether the last character just ended a word: white space or punctuation right after
-    /// a letter or digit.
-    public var endsWord: Bool {
-        if let (beforeLast, last) = lastTwoASCII {
-            return (Self.isASCIIWhitespace(last) || Self.isASCIIPunctuationCategory(last)) && Self.isASCIIAlphanumeric(beforeLast)
-        }
-        guard let last = text.last, last.isWhitespace || last.isPunctuation else { return false }
-        guard let beforeLast = characterBeforeLast else { return false }
-        return beforeLast.isLetter || beforeLast.isNumber
-    }
-
-    /// The last character but one. (`dropLast()` on a String walks the whole string: a
-    /// generic `Collection` default that needs the count.)
-    public var characterBeforeLast: Character? {
-        guard !text.isEmpty else { return nil }
-        let last = text.index(before: text.endIndex)
-        guard last > text.startIndex else { return nil }
-        return text[text.index(before: last)]
-    }
-
-    /// Whether the last character just ended a sentence: `.`, `!` or `?` right after a letter
-    /// or digit.
-    public var justEndedSentence: Bool {
-        if let (beforeLast, last) = lastTwoASCII {
-            return (last == 0x2E || last == 0x21 || last == 0x3F) && Self.isASCIIAlphanumeric(beforeLast)
-        }
-        guard let last = text.last, last == "." || last == "!" || last == "?" else { return false }
-        guard let beforeLast = characterBeforeLast else { return false }
-        return beforeLast.isLetter || beforeLast.isNumber
-    }
-
-    /// The number of tokens (runs of non-white-space).
-    public var wordCount: Int { tokenStarts.count }
-
-    /// The token at `ordinal`: its UTF-8 range and text (white space excluded).
-    public func token(_ ordinal: Int) -> (start: Int, text: Substring)? {
-        guard ordinal >= 0, ordinal < tokenStarts.count else { return nil }
-        let utf8 = text.utf8
-        let start = utf8.index(utf8.startIndex, offsetBy: tokenStarts[ordinal])
-        var end = ordinal + 1 < tokenStarts.count ? utf8.index(utf8.startIndex, offsetBy: tokenStarts[ordinal + 1]) : text.endIndex
-        // ASCII fast path: while the cluster before `end` is one ASCII byte (the byte before it
-        // ASCII too, and not CR before LF), it is white space exactly when the byte is.
-        let startOffset = tokenStarts[ordinal]
-        let nextStart = ordinal + 1 < tokenStarts.count ? tokenStarts[ordinal + 1] : -1
-        let trimmed: Int?? = utf8.withContiguousStorageIfAvailable { bytes -> Int? in
-            var endOffset = nextStart >= 0 ? nextStart : bytes.count
-            while endOffset > startOffset {
-                let byte = bytes[endOffset - 1]
-                guard byte < 0x80 else { return nil }
-                if endOffset >= 2 {
-                    let before = bytes[endOffset - 2]
-                    guard before < 0x80, !(before == 0x0D && byte == 0x0A) else { return nil }
-                }
-                guard Self.isASCIIWhitespace(byte) else { break }
-                endOffset -= 1
-            }
-            return endOffset
-        }
-        if let trimmed, let endOffset = trimmed {
-            end = utf8.index(utf8.startIndex, offsetBy: endOffset)
-        } else {
-            while end > start, let previous = text[..<end].last, Self.isWhitespace(previous) { end = text.index(before: end) }
-        }
-        return (startOffset, text[start..<end])
-    }
-
-    /// The checkable word inside a token: the token without leading and trailing punctuation,
-    /// and its UTF-8 start.
-    public static func word(in token: Substring, tokenStart: Int) -> (start: Int, text: Substring) {
-        // ASCII fast path (no CR either): every byte is a character.
-        let bounds: (Int, Int)?? = token.utf8.withContiguousStorageIfAvailable { bytes -> (Int, Int)? in
-            for byte in bytes where byte >= 0x80 || byte == 0x0D { return nil }
-            var lower = 0
-            var upper = bytes.count
-            while lower < upper, isASCIIPunctuationCategory(bytes[lower]) { lower += 1 }
-            while upper > lower, isASCIIPunctuationCategory(bytes[upper - 1]) { upper -= 1 }
-            return (lower, upper)
-        }
-        if let bounds, let (lowerOffset, upperOffset) = bounds {
-            let utf8 = token.utf8
-            let lower = utf8.index(utf8.startIndex, offsetBy: lowerOffset)
-            let upper = utf8.index(lower, offsetBy: upperOffset - lowerOffset)
-            return (tokenStart + lowerOffset, token[lower..<upper])
-        }
-        var lower = token.startIndex
-        var upper = token.endIndex
-        while lower < upper, isPunctuation(token[lower]) { lower = token.index(after: lower) }
-        while upper > lower, isPunctuation(token[token.index(before: upper)]) { upper = token.index(before: upper) }
-        let leading = token.utf8.distance(from: token.startIndex, to: lower)
-        return (tokenStart + leading, token[lower..<upper])
-    }
-
-    /// Whether `word` still stands at UTF-8 offset `start` as a whole word.
-    public func hasWord(_ word: String, at start: Int) -> Bool {
-        let utf8 = text.utf8
-        guard start >= 0, start + word.utf8.count <= utf8.count else { return false }
-        // ASCII fast path: an ASCII word over ASCII text, its neighbours single-byte clusters.
-        // Anything else (nil) takes the Character path below.
-        let fast: Bool?? = utf8.withContiguousStorageIfAvailable { bytes -> Bool? in
-            var end = start
-            for byte in word.utf8 {
-                guard byte < 0x80, bytes[end] == byte else { return nil }
-                end += 1
-            }
-            if start > 0 {
-                let before = bytes[start - 1]
-                guard before < 0x80 else { return nil }
-                if start >= 2 {
-                    let previous = bytes[start - 2]
-                    guard previous < 0x80, !(previous == 0x0D && before == 0x0A) else { return nil }
-                }
-                if !(Self.isASCIIWhitespace(before) || Self.isASCIIPunctuationCategory(before)) { return false }
-            }
-            if end < bytes.count {
-                let after = bytes[end]
-                guard after < 0x80 else { return nil }
-                if end + 1 < bytes.count {
-                    let next = bytes[end + 1]
-                    guard next < 0x80, !(after == 0x0D && next == 0x0A) else { return nil }
-                }
-                if !(Self.isASCIIWhitespace(after) || Self.isASCIIPunctuationCategory(after)) { return false }
-            }
-            return true
-        }
-        if let fast, let result = fast { return result }
-        let lower = utf8.index(utf8.startIndex, offsetBy: start)
-        let upper = utf8.index(lower, offsetBy: word.utf8.count)
-        guard text[lower..<upper] == word else { return false }
-        if lower > text.startIndex, let before = text[..<lower].last, !(Self.isWhitespace(before) || Self.isPunctuation(before)) { return false }
-        if upper < text.endIndex, let after = text[upper...].first, !(Self.isWhitespace(after) || Self.isPunctuation(after)) { return false }
-        return true
     }
 }

@@ -83,14 +83,13 @@ struct SuggestionQuality {
             bar.ordinal = Int32(text.wordCount)
             bar.node = WordDictionary.root
             extendable = (text.version, bar)
-        } else if let token = text.token(text.wordCount - 1) {
+        } else if let token = text.tokenRange(text.wordCount - 1), let word = text.wordRange(ofToken: text.wordCount - 1) {
             bar.ordinal = Int32(text.wordCount - 1)
             bar.flags |= Bar.inWord
-            let word = TextBuffer.word(in: token.text, tokenStart: token.start).text
             var node = WordDictionary.root
             var length: Int32 = 0
             var ascii = true
-            for byte in word.utf8 {
+            for byte in text.utf8[word] {
                 guard byte < 0x80 else { ascii = false; break }
                 // ASCII upper case to lower case in place: the dictionary is lower-cased.
                 node = dictionary.child(of: node, byte: byte &- 0x41 < 26 ? byte | 0x20 : byte)
@@ -98,13 +97,14 @@ struct SuggestionQuality {
             }
             if !ascii {
                 // Rare path: lower-casing beyond ASCII needs the Unicode tables.
-                node = dictionary.node(forUTF8: word.lowercased().utf8)
-                length = Int32(word.count)
+                let string = text.string(utf8: word)
+                node = dictionary.node(forUTF8: string.lowercased().utf8)
+                length = Int32(string.count)
             }
             bar.node = node
             bar.prefixLength = length
-            if ascii, let last = word.utf8.last, TextBuffer.isASCIIAlphanumeric(last), word.utf8.count == token.text.utf8.count
-                || token.text.utf8.last == last {
+            if ascii, let last = text.utf8[word].last, TextBuffer.isASCIIAlphanumeric(last),
+               word.count == token.count || text.utf8[token.upperBound - 1] == last {
                 extendable = (text.version, bar)
             }
         }
@@ -120,8 +120,8 @@ struct SuggestionQuality {
     /// reached against the bars noted, in key order.
     mutating func finish(finalText: TextBuffer, keystrokes: Int) -> TypingQuality {
         let intended: [String] = intendedWords ?? (0..<finalText.wordCount).map { ordinal in
-            guard let token = finalText.token(ordinal) else { return "" }
-            return TextBuffer.word(in: token.text, tokenStart: token.start).text.lowercased()
+            guard let word = finalText.wordRange(ofToken: ordinal) else { return "" }
+            return finalText.string(utf8: word).lowercased()
         }
         let ranks = intended.map { dictionary.rank(of: $0) ?? -1 }
         let lengths = intended.map { Int32($0.count) }
@@ -155,8 +155,8 @@ struct SuggestionQuality {
     }
 
     private static func endsInWhiteSpace(_ text: TextBuffer) -> Bool {
-        guard let last = text.text.utf8.last else { return true }
+        guard let last = text.utf8.last else { return true }
         if last < 0x80 { return TextBuffer.isASCIIWhitespace(last) }
-        return text.text.last.map(TextBuffer.isWhitespace) ?? true
+        return text.lastCharacter.map(TextBuffer.isWhitespace) ?? true
     }
 }
