@@ -62,4 +62,44 @@ final class EngineTests: XCTestCase {
         XCTAssertEqual(SimDuration(milliseconds: 2.0000004).nanoseconds, 2_000_000)
         XCTAssertEqual(SimDuration(milliseconds: 1e30).nanoseconds, SimDuration.maxNanoseconds)
     }
+
+    /// Half-way values round away from zero, as `rounded()` does, on both sides of zero.
+    func testMillisecondConversionRoundsHalfAwayFromZero() {
+        // Milliseconds whose nanoseconds are exact halves (k + ½ for small k is exact in
+        // binary, and so is its product with 10⁶ here).
+        for halves in [0.5, -0.5, 2.5, -2.5, 1_000_001.5] {
+            let ms = halves / 1_000_000
+            guard ms * 1_000_000 == halves else { continue }
+            XCTAssertEqual(SimDuration(milliseconds: ms).nanoseconds, Int64(halves.rounded()), "\(halves)")
+        }
+        XCTAssertEqual(SimDuration(milliseconds: 0.0000025 * 2).nanoseconds, 5)
+        XCTAssertEqual(SimDuration(milliseconds: -1e30).nanoseconds, -SimDuration.maxNanoseconds)
+        var rng = RandomStream(seed: 3, replication: 0, name: "rounding")
+        for _ in 0..<10_000 {
+            let ms = (rng.nextDouble() - 0.5) * 1e6
+            XCTAssertEqual(SimDuration(milliseconds: ms).nanoseconds, Int64((ms * 1_000_000).rounded()), "\(ms)")
+        }
+    }
+
+    /// A reservation orders among queued events as an event scheduled when it was made.
+    func testAReservationFiresWhereAnEventScheduledThenWould() {
+        var engine = Engine<String>()
+        engine.schedule("before", at: SimTime(nanoseconds: 10))
+        let reservation = engine.reserve(at: SimTime(nanoseconds: 10))
+        engine.schedule("after", at: SimTime(nanoseconds: 10))
+        engine.schedule("earlier", at: SimTime(nanoseconds: 5))
+        var order: [String] = []
+        var held: Engine<String>.Reservation? = reservation
+        while let step = engine.next(or: held) {
+            switch step {
+            case .event(let name): order.append(name)
+            case .reserved: order.append("reserved"); held = nil
+            }
+            XCTAssertEqual(engine.now.nanoseconds, order.last == "earlier" ? 5 : 10)
+        }
+        XCTAssertEqual(order, ["earlier", "before", "reserved", "after"])
+        XCTAssertEqual(engine.eventsProcessed, 4, "the reserved event counts as processed")
+        XCTAssertTrue(engine.isIdle)
+        XCTAssertNil(engine.next(or: nil))
+    }
 }
