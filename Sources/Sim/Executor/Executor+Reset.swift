@@ -9,13 +9,13 @@ extension Executor {
     public mutating func reset(now: SimTime) -> [TaskRecord] {
         var records: [TaskRecord] = []
         records.reserveCapacity(busyCores + ready.count)
-        for core in cores.indices where !cores[core].isIdle {
-            let current = cores[core]
+        for core in coreIndices where !self[core: core].isIdle {
+            let current = self[core: core]
             precondition(now >= current.resumedAt, "an executor cannot be reset before its running task resumed")
             busyTime = busyTime + (now - current.resumedAt)
             records.append(record(ofSlot: current.slot, now: now, core: core, cancelled: true))
-            cores[core].slot = Slot.none
-            cores[core].generation &+= 1
+            self[core: core].slot = Slot.none
+            self[core: core].generation &+= 1
         }
         for entry in ready.sorted(by: { $0.rank.sequence < $1.rank.sequence }) {
             records.append(record(ofSlot: entry.slot, now: now, core: -1, cancelled: true))

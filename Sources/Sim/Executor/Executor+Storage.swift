@@ -59,6 +59,17 @@ extension Executor {
         var isIdle: Bool { slot == Slot.none }
     }
 
+    /// The indices of the cores, `0..<config.cores`.
+    var coreIndices: Range<Int> { 0..<(otherCores.count + 1) }
+
+    /// The state of core `core`: `firstCore` for core 0, else an element of `otherCores`.
+    subscript(core core: Int) -> Core {
+        @inline(__always) get { core == 0 ? firstCore : otherCores[core - 1] }
+        @inline(__always) set {
+            if core == 0 { firstCore = newValue } else { otherCores[core - 1] = newValue }
+        }
+    }
+
     /// The rank of a task submitted as number `sequence`, under this executor's discipline.
     @inline(__always)
     func rank(of task: ExecutorTask, sequence: UInt64) -> Rank {

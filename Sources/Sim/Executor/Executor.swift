@@ -16,16 +16,19 @@ public struct Executor: Sendable {
     //   leaves; freed slots are reused through a free list threaded through them (`freeSlot`).
     // - `ready` is a binary heap of 24-byte entries, a precomputed `Rank` and a slot index,
     //   so sifting and comparing never touch the payloads.
-    // - `cores` holds, per core, the running task's slot and rank, when it resumed, and the
-    //   core's dispatch generation, as plain fields (`Slot.none` for idle): one array, so
-    //   starting or finishing a task checks one buffer for uniqueness, not two.
+    // - each core's state (the running task's slot and rank, when it resumed, the core's
+    //   dispatch generation) is plain fields, `Slot.none` for idle. Core 0 is stored inline
+    //   and the others in `otherCores`: most executors have one core (every thread of the
+    //   default keyboard), and an inline core is read and written with no bounds check and
+    //   no uniqueness check of an array buffer. `self[core:]` hides the split.
     // Nothing here is observable: records, wakes and orders are those of the plain layout
     // (one struct per waiting task in the heap, an optional struct per core) that it
     // replaced, which the tests keep as an oracle.
     var slots: [Slot] = []
     var freeSlot: Int32 = Slot.none
     var ready: [Entry] = []           // a binary heap ordered by `Rank.ranksAhead`
-    var cores: [Core]
+    var firstCore = Core()
+    var otherCores: [Core]
     var nextSequence: UInt64 = 0
 
     /// Total core time spent running tasks, for utilisation.
@@ -39,18 +42,20 @@ public struct Executor: Sendable {
     public init(_ config: ExecutorConfig, readyCountLimit: Int = 1 << 20) {
         self.config = config
         self.readyCountLimit = readyCountLimit
-        cores = Array(repeating: Core(), count: config.cores)
+        otherCores = Array(repeating: Core(), count: config.cores - 1)
     }
 
     /// The number of tasks waiting for a core.
     public var readyCount: Int { ready.count }
     /// The number of busy cores.
-    public var busyCores: Int { cores.reduce(0) { $0 + ($1.isIdle ? 0 : 1) } }
+    public var busyCores: Int { coreIndices.reduce(0) { $0 + (self[core: $1].isIdle ? 0 : 1) } }
     /// Whether nothing is running or waiting.
     public var isIdle: Bool { ready.isEmpty && busyCores == 0 }
 
     /// The tasks running now, by core.
-    public var runningTasks: [ExecutorTask] { cores.compactMap { $0.isIdle ? nil : slots[Int($0.slot)].task } }
+    public var runningTasks: [ExecutorTask] {
+        coreIndices.compactMap { self[core: $0].isIdle ? nil : slots[Int(self[core: $0].slot)].task }
+    }
     /// Bit `kind` set for every kind of task waiting (kinds 0–31). O(q), no sorting.
     public var queuedKindsMask: UInt32 {
         var mask: UInt32 = 0
@@ -63,7 +68,7 @@ public struct Executor: Sendable {
 
     /// The kind of the task running on the first busy core, if any.
     public var firstRunningKind: UInt16? {
-        for core in cores where !core.isIdle { return slots[Int(core.slot)].task.kind }
+        for core in coreIndices where !self[core: core].isIdle { return slots[Int(self[core: core].slot)].task.kind }
         return nil
     }
 
@@ -74,15 +79,17 @@ public struct Executor: Sendable {
 
     /// Submits a task released now. Returns a wake to schedule if it starts at once.
     /// - Complexity: O(log q) for q queued tasks, plus O(cores) to find a free core.
+    @inline(__always)
     public mutating func submit(_ task: ExecutorTask, now: SimTime) -> CoreWake? {
         let entry = Entry(rank: rank(of: task, sequence: nextSequence), slot: allocateSlot(task, now: now))
         nextSequence += 1
-        if let core = cores.firstIndex(where: \.isIdle) {
-            return start(entry, on: core, now: now)
+        if firstCore.isIdle { return occupy(0, with: entry, now: now, remaining: task.cost) }
+        if let core = otherCores.firstIndex(where: \.isIdle) {
+            return occupy(core + 1, with: entry, now: now, remaining: task.cost)
         }
-        if config.preemptive, let victim = leastUrgentRunningCore(), Rank.ranksAhead(entry.rank, cores[victim].rank) {
+        if config.preemptive, let victim = leastUrgentRunningCore(), Rank.ranksAhead(entry.rank, self[core: victim].rank) {
             preempt(core: victim, now: now)
-            return start(entry, on: victim, now: now)
+            return occupy(victim, with: entry, now: now, remaining: task.cost)
         }
         enqueue(entry)
         return nil
@@ -93,7 +100,7 @@ public struct Executor: Sendable {
     /// - Complexity: O(log q)
     @inline(__always)
     public mutating func complete(_ wake: CoreWake, now: SimTime) -> (record: TaskRecord, next: CoreWake?)? {
-        let current = cores[wake.core]
+        let current = self[core: wake.core]
         guard current.generation == wake.generation, !current.isIdle else { return nil }
         precondition(now == wake.time, "a wake must fire at its time")
         busyTime = busyTime + (now - current.resumedAt)
@@ -101,9 +108,9 @@ public struct Executor: Sendable {
         releaseSlot(current.slot)
         var next: CoreWake?
         if let waiting = dequeue() {
-            next = start(waiting, on: wake.core, now: now)
+            next = resume(waiting, on: wake.core, now: now)
         } else {
-            cores[wake.core].slot = Slot.none
+            self[core: wake.core].slot = Slot.none
         }
         return (record, next)
     }
@@ -131,31 +138,38 @@ public struct Executor: Sendable {
 
     // MARK: - Mechanics
 
-    /// Puts the task of `entry` on `core`, which must be idle, and returns its wake.
+    /// Gives idle `core` the task of `entry`, to run for `remaining`; returns the wake for its end.
     @inline(__always)
-    private mutating func start(_ entry: Entry, on core: Int, now: SimTime) -> CoreWake {
+    private mutating func occupy(_ core: Int, with entry: Entry, now: SimTime, remaining: SimDuration) -> CoreWake {
+        let generation = self[core: core].generation &+ 1
+        self[core: core] = Core(slot: entry.slot, generation: generation, resumedAt: now, rank: entry.rank)
+        return CoreWake(core: core, generation: generation, time: now + remaining)
+    }
+
+    /// Gives idle `core` a task taken from the ready heap: its first start, or its return
+    /// after a preemption.
+    @inline(__always)
+    private mutating func resume(_ entry: Entry, on core: Int, now: SimTime) -> CoreWake {
         let index = Int(entry.slot)
         if slots[index].preemptions == 0 { slots[index].firstStart = now }
-        let generation = cores[core].generation &+ 1
-        cores[core] = Core(slot: entry.slot, generation: generation, resumedAt: now, rank: entry.rank)
-        return CoreWake(core: core, generation: generation, time: now + slots[index].remaining)
+        return occupy(core, with: entry, now: now, remaining: slots[index].remaining)
     }
 
     private mutating func preempt(core: Int, now: SimTime) {
-        let current = cores[core]
+        let current = self[core: core]
         let index = Int(current.slot)
         slots[index].remaining = slots[index].remaining - (now - current.resumedAt)
         slots[index].preemptions += 1
         busyTime = busyTime + (now - current.resumedAt)
-        cores[core].slot = Slot.none
-        cores[core].generation &+= 1   // the pending wake for this core is now stale
+        self[core: core].slot = Slot.none
+        self[core: core].generation &+= 1   // the pending wake for this core is now stale
         enqueue(Entry(rank: current.rank, slot: current.slot))
     }
 
     private func leastUrgentRunningCore() -> Int? {
         var worst: Int?
-        for core in cores.indices where !cores[core].isIdle {
-            if let w = worst, !Rank.ranksAhead(cores[w].rank, cores[core].rank) { continue }
+        for core in coreIndices where !self[core: core].isIdle {
+            if let w = worst, !Rank.ranksAhead(self[core: w].rank, self[core: core].rank) { continue }
             worst = core
         }
         return worst
