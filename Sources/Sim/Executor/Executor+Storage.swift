@@ -84,6 +84,7 @@ extension Executor {
     // MARK: - Slots
 
     /// Stores a newly submitted task in a free slot (or a new one) and returns its index.
+    /// (An `Int32` is plenty: the pool never holds more than `cores + readyCountLimit` tasks.)
     @inline(__always)
     mutating func allocateSlot(_ task: ExecutorTask, now: SimTime) -> Int32 {
         let slot = Slot(task: task, release: now, firstStart: now, remaining: task.cost, preemptions: 0,
