@@ -9,21 +9,21 @@ extension Executor {
     public mutating func reset(now: SimTime) -> [TaskRecord] {
         var records: [TaskRecord] = []
         records.reserveCapacity(busyCores + ready.count)
-        for core in running.indices {
-            guard let current = running[core] else { continue }
+        for core in coreIndices where !self[core: core].isIdle {
+            let current = self[core: core]
             precondition(now >= current.resumedAt, "an executor cannot be reset before its running task resumed")
             busyTime = busyTime + (now - current.resumedAt)
-            let item = current.item
-            records.append(TaskRecord(task: item.task, release: item.release, start: item.firstStart ?? now, finish: now,
-                                      core: core, preemptions: item.preemptions, cancelled: true))
-            running[core] = nil
-            generations[core] &+= 1
+            records.append(record(ofSlot: current.slot, now: now, core: core, cancelled: true))
+            self[core: core].slot = Slot.none
+            self[core: core].generation &+= 1
         }
-        for item in ready.sorted(by: { $0.sequence < $1.sequence }) {
-            records.append(TaskRecord(task: item.task, release: item.release, start: item.firstStart ?? now, finish: now,
-                                      core: -1, preemptions: item.preemptions, cancelled: true))
+        for entry in ready.sorted(by: { $0.rank.sequence < $1.rank.sequence }) {
+            records.append(record(ofSlot: entry.slot, now: now, core: -1, cancelled: true))
         }
-        ready = []
+        // Nothing runs or waits any more, so every slot is free.
+        ready.removeAll(keepingCapacity: true)
+        slots.removeAll(keepingCapacity: true)
+        freeSlot = Slot.none
         return records
     }
 }

@@ -11,29 +11,30 @@ public struct Executor: Sendable {
     /// The configuration it was created with.
     public let config: ExecutorConfig
 
-    struct Queued: Sendable {
-        var task: ExecutorTask
-        var release: SimTime
-        var firstStart: SimTime?
-        var remaining: SimDuration
-        var preemptions: Int
-        var sequence: UInt64
-    }
-
-    struct Running: Sendable {
-        var item: Queued
-        var resumedAt: SimTime
-    }
-
-    var ready: [Queued] = []          // a binary heap ordered by `ranksAhead`
-    var running: [Running?]
-    var generations: [UInt32]
+    // The layout, chosen for the cost per task (a keyboard runs several tasks per key):
+    // - `slots` holds each task's payload (about 100 bytes) from submission until its record
+    //   leaves; freed slots are reused through a free list threaded through them (`freeSlot`).
+    // - `ready` is a binary heap of 24-byte entries, a precomputed `Rank` and a slot index,
+    //   so sifting and comparing never touch the payloads.
+    // - each core's state (the running task's slot and rank, when it resumed, the core's
+    //   dispatch generation) is plain fields, `Slot.none` for idle. Core 0 is stored inline
+    //   and the others in `otherCores`: most executors have one core (every thread of the
+    //   default keyboard), and an inline core is read and written with no bounds check and
+    //   no uniqueness check of an array buffer. `self[core:]` hides the split.
+    // Nothing here is observable: records, wakes and orders are those of the plain layout
+    // (one struct per waiting task in the heap, an optional struct per core) that it
+    // replaced, which the tests keep as an oracle.
+    var slots: [Slot] = []
+    var freeSlot: Int32 = Slot.none
+    var ready: [Entry] = []           // a binary heap ordered by `Rank.ranksAhead`
+    var firstCore = Core()
+    var otherCores: [Core]
     var nextSequence: UInt64 = 0
 
     /// Total core time spent running tasks, for utilisation.
     public internal(set) var busyTime: SimDuration = .zero
     /// The most tasks ever waiting at once.
-    public private(set) var readyCountMax = 0
+    public internal(set) var readyCountMax = 0
     /// The most tasks that may wait at once; a model that floods an executor is a bug.
     public let readyCountLimit: Int
 
@@ -41,51 +42,56 @@ public struct Executor: Sendable {
     public init(_ config: ExecutorConfig, readyCountLimit: Int = 1 << 20) {
         self.config = config
         self.readyCountLimit = readyCountLimit
-        running = Array(repeating: nil, count: config.cores)
-        generations = Array(repeating: 0, count: config.cores)
+        otherCores = Array(repeating: Core(), count: config.cores - 1)
     }
 
     /// The number of tasks waiting for a core.
     public var readyCount: Int { ready.count }
     /// The number of busy cores.
-    public var busyCores: Int { running.reduce(0) { $0 + ($1 == nil ? 0 : 1) } }
+    public var busyCores: Int { coreIndices.reduce(0) { $0 + (self[core: $1].isIdle ? 0 : 1) } }
     /// Whether nothing is running or waiting.
     public var isIdle: Bool { ready.isEmpty && busyCores == 0 }
 
     /// The tasks running now, by core.
-    public var runningTasks: [ExecutorTask] { running.compactMap { $0?.item.task } }
+    public var runningTasks: [ExecutorTask] {
+        coreIndices.compactMap { self[core: $0].isIdle ? nil : slots[Int(self[core: $0].slot)].task }
+    }
     /// Bit `kind` set for every kind of task waiting (kinds 0–31). O(q), no sorting.
     public var queuedKindsMask: UInt32 {
         var mask: UInt32 = 0
-        for item in ready where item.task.kind < 32 { mask |= 1 << UInt32(item.task.kind) }
+        for entry in ready {
+            let kind = slots[Int(entry.slot)].task.kind
+            if kind < 32 { mask |= 1 << UInt32(kind) }
+        }
         return mask
     }
 
     /// The kind of the task running on the first busy core, if any.
     public var firstRunningKind: UInt16? {
-        for slot in running { if let slot { return slot.item.task.kind } }
+        for core in coreIndices where !self[core: core].isIdle { return slots[Int(self[core: core].slot)].task.kind }
         return nil
     }
 
     /// The tasks waiting, in the order the discipline would run them.
     public var queuedTasks: [ExecutorTask] {
-        ready.sorted { ranksAhead($0, $1) }.map(\.task)
+        ready.sorted { Rank.ranksAhead($0.rank, $1.rank) }.map { slots[Int($0.slot)].task }
     }
 
     /// Submits a task released now. Returns a wake to schedule if it starts at once.
     /// - Complexity: O(log q) for q queued tasks, plus O(cores) to find a free core.
+    @inline(__always)
     public mutating func submit(_ task: ExecutorTask, now: SimTime) -> CoreWake? {
-        let item = Queued(task: task, release: now, firstStart: nil, remaining: task.cost,
-                          preemptions: 0, sequence: nextSequence)
+        let entry = Entry(rank: rank(of: task, sequence: nextSequence), slot: allocateSlot(task, now: now))
         nextSequence += 1
-        if let core = running.firstIndex(where: { $0 == nil }) {
-            return start(item, on: core, now: now)
+        if firstCore.isIdle { return occupy(0, with: entry, now: now, remaining: task.cost) }
+        if let core = otherCores.firstIndex(where: \.isIdle) {
+            return occupy(core + 1, with: entry, now: now, remaining: task.cost)
         }
-        if config.preemptive, let victim = leastUrgentRunningCore(), ranksAhead(item, running[victim]!.item) {
+        if config.preemptive, let victim = leastUrgentRunningCore(), Rank.ranksAhead(entry.rank, self[core: victim].rank) {
             preempt(core: victim, now: now)
-            return start(item, on: victim, now: now)
+            return occupy(victim, with: entry, now: now, remaining: task.cost)
         }
-        enqueue(item)
+        enqueue(entry)
         return nil
     }
 
@@ -94,15 +100,18 @@ public struct Executor: Sendable {
     /// - Complexity: O(log q)
     @inline(__always)
     public mutating func complete(_ wake: CoreWake, now: SimTime) -> (record: TaskRecord, next: CoreWake?)? {
-        guard generations[wake.core] == wake.generation, let current = running[wake.core] else { return nil }
+        let current = self[core: wake.core]
+        guard current.generation == wake.generation, !current.isIdle else { return nil }
         precondition(now == wake.time, "a wake must fire at its time")
         busyTime = busyTime + (now - current.resumedAt)
-        running[wake.core] = nil
-        let item = current.item
-        let record = TaskRecord(task: item.task, release: item.release, start: item.firstStart ?? now, finish: now,
-                                core: wake.core, preemptions: item.preemptions, cancelled: false)
+        let record = record(ofSlot: current.slot, now: now, core: wake.core, cancelled: false)
+        releaseSlot(current.slot)
         var next: CoreWake?
-        if let waiting = dequeue() { next = start(waiting, on: wake.core, now: now) }
+        if let waiting = dequeue() {
+            next = resume(waiting, on: wake.core, now: now)
+        } else {
+            self[core: wake.core].slot = Slot.none
+        }
         return (record, next)
     }
 
@@ -110,102 +119,59 @@ public struct Executor: Sendable {
     /// makes a waiting suggestion job pointless. Returns their records, marked cancelled.
     /// - Complexity: O(q)
     public mutating func cancelQueued(now: SimTime, where isStale: (ExecutorTask) -> Bool) -> [TaskRecord] {
-        guard ready.contains(where: { isStale($0.task) }) else { return [] }
+        guard ready.contains(where: { isStale(slots[Int($0.slot)].task) }) else { return [] }
         var cancelled: [TaskRecord] = []
-        var kept: [Queued] = []
+        var kept: [Entry] = []
         kept.reserveCapacity(ready.count)
-        for item in ready.sorted(by: { $0.sequence < $1.sequence }) {
-            if isStale(item.task) {
-                cancelled.append(TaskRecord(task: item.task, release: item.release, start: item.firstStart ?? now,
-                                            finish: now, core: -1, preemptions: item.preemptions, cancelled: true))
+        for entry in ready.sorted(by: { $0.rank.sequence < $1.rank.sequence }) {
+            if isStale(slots[Int(entry.slot)].task) {
+                cancelled.append(record(ofSlot: entry.slot, now: now, core: -1, cancelled: true))
+                releaseSlot(entry.slot)
             } else {
-                kept.append(item)
+                kept.append(entry)
             }
         }
-        ready = []
-        for item in kept { enqueue(item) }
+        ready.removeAll(keepingCapacity: true)
+        for entry in kept { enqueue(entry) }
         return cancelled
     }
 
     // MARK: - Mechanics
 
+    /// Gives idle `core` the task of `entry`, to run for `remaining`; returns the wake for its end.
     @inline(__always)
-    private mutating func start(_ item: Queued, on core: Int, now: SimTime) -> CoreWake {
-        var item = item
-        if item.firstStart == nil { item.firstStart = now }
-        generations[core] &+= 1
-        running[core] = Running(item: item, resumedAt: now)
-        return CoreWake(core: core, generation: generations[core], time: now + item.remaining)
+    private mutating func occupy(_ core: Int, with entry: Entry, now: SimTime, remaining: SimDuration) -> CoreWake {
+        let generation = self[core: core].generation &+ 1
+        self[core: core] = Core(slot: entry.slot, generation: generation, resumedAt: now, rank: entry.rank)
+        return CoreWake(core: core, generation: generation, time: now + remaining)
+    }
+
+    /// Gives idle `core` a task taken from the ready heap: its first start, or its return
+    /// after a preemption.
+    @inline(__always)
+    private mutating func resume(_ entry: Entry, on core: Int, now: SimTime) -> CoreWake {
+        let index = Int(entry.slot)
+        if slots[index].preemptions == 0 { slots[index].firstStart = now }
+        return occupy(core, with: entry, now: now, remaining: slots[index].remaining)
     }
 
     private mutating func preempt(core: Int, now: SimTime) {
-        let current = running[core]!
-        var item = current.item
-        item.remaining = item.remaining - (now - current.resumedAt)
-        item.preemptions += 1
+        let current = self[core: core]
+        let index = Int(current.slot)
+        slots[index].remaining = slots[index].remaining - (now - current.resumedAt)
+        slots[index].preemptions += 1
         busyTime = busyTime + (now - current.resumedAt)
-        running[core] = nil
-        generations[core] &+= 1   // the pending wake for this core is now stale
-        enqueue(item)
+        self[core: core].slot = Slot.none
+        self[core: core].generation &+= 1   // the pending wake for this core is now stale
+        enqueue(Entry(rank: current.rank, slot: current.slot))
     }
 
     private func leastUrgentRunningCore() -> Int? {
         var worst: Int?
-        for core in running.indices {
-            guard let candidate = running[core] else { continue }
-            if let w = worst, !ranksAhead(running[w]!.item, candidate.item) { continue }
+        for core in coreIndices where !self[core: core].isIdle {
+            if let w = worst, !Rank.ranksAhead(self[core: w].rank, self[core: core].rank) { continue }
             worst = core
         }
         return worst
-    }
-
-    /// Whether `a` should run before `b` under this executor's discipline.
-    func ranksAhead(_ a: Queued, _ b: Queued) -> Bool {
-        switch config.discipline {
-        case .fifo:
-            return a.sequence < b.sequence
-        case .fixedPriority:
-            if a.task.priority != b.task.priority { return a.task.priority > b.task.priority }
-            return a.sequence < b.sequence
-        case .earliestDeadlineFirst:
-            let da = a.task.deadline?.nanoseconds ?? .max
-            let db = b.task.deadline?.nanoseconds ?? .max
-            if da != db { return da < db }
-            return a.sequence < b.sequence
-        }
-    }
-
-    private mutating func enqueue(_ item: Queued) {
-        precondition(ready.count < readyCountLimit, "executor \(config.name) has more than \(readyCountLimit) queued tasks")
-        ready.append(item)
-        var child = ready.count - 1
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard ranksAhead(ready[child], ready[parent]) else { break }
-            ready.swapAt(child, parent)
-            child = parent
-        }
-        readyCountMax = max(readyCountMax, ready.count)
-    }
-
-    @inline(__always)
-    private mutating func dequeue() -> Queued? {
-        guard !ready.isEmpty else { return nil }
-        let top = ready[0]
-        let last = ready.removeLast()
-        if !ready.isEmpty {
-            ready[0] = last
-            var parent = 0
-            while true {
-                let left = 2 * parent + 1
-                guard left < ready.count else { break }
-                var best = left
-                if left + 1 < ready.count && ranksAhead(ready[left + 1], ready[left]) { best = left + 1 }
-                guard ranksAhead(ready[best], ready[parent]) else { break }
-                ready.swapAt(parent, best)
-                parent = best
-            }
-        }
-        return top
     }
 }

@@ -1,0 +1,158 @@
+extension Executor {
+    /// A task the executor holds, running or waiting: its payload, kept in one place from
+    /// `submit` until its record leaves, so that scheduling moves small `Entry` and `Core`
+    /// values instead of this one.
+    struct Slot: Sendable {
+        var task: ExecutorTask
+        var release: SimTime
+        /// When the task first got a core. Meaningful only once the task has run: while it
+        /// runs, and while it waits after a preemption. A task goes back to waiting only when
+        /// it is preempted, so a waiting task with `preemptions == 0` has never run.
+        var firstStart: SimTime
+        var remaining: SimDuration
+        var preemptions: Int
+        /// While the slot is free, the next free slot (`Slot.none` ends the list).
+        var nextFree: Int32
+
+        /// Ends the free list; the slot of an idle core.
+        static let none: Int32 = -1
+    }
+
+    /// Where a task stands in the discipline's order, precomputed at submission so that
+    /// comparing two tasks is two integer comparisons, with no switch on the discipline and
+    /// no look at the tasks. The discipline is folded into `urgency` (lower runs first):
+    /// - fifo: 0 for every task, so the submission order decides;
+    /// - priority: `~priority`, which is larger for a lower priority and cannot overflow
+    ///   (unlike `-priority` for `Int.min`);
+    /// - EDF: the deadline in nanoseconds, `Int64.max` for none (a deadline of exactly
+    ///   `Int64.max` ties with none and falls back to the submission order, as it always did).
+    ///
+    /// Ties go to the earlier `sequence`, which is unique, so the order is total: any two
+    /// tasks compare the same way however the heap happens to be laid out.
+    struct Rank: Sendable {
+        var urgency: Int64
+        var sequence: UInt64
+
+        /// Whether the task ranked `a` should run before the one ranked `b`.
+        @inline(__always)
+        static func ranksAhead(_ a: Rank, _ b: Rank) -> Bool {
+            a.urgency != b.urgency ? a.urgency < b.urgency : a.sequence < b.sequence
+        }
+    }
+
+    /// An element of the ready heap: a waiting task's rank and its slot, 24 bytes.
+    struct Entry: Sendable {
+        var rank: Rank
+        var slot: Int32
+    }
+
+    /// What one core is doing: the slot and rank of the task it runs (`slot == Slot.none`
+    /// when idle), since when it has run that task, and the core's dispatch generation.
+    /// Plain fields rather than an optional struct, so reading or clearing a core copies
+    /// 32 bytes and no payload.
+    struct Core: Sendable {
+        var slot: Int32 = Slot.none
+        var generation: UInt32 = 0
+        var resumedAt: SimTime = .zero
+        var rank = Rank(urgency: 0, sequence: 0)
+
+        var isIdle: Bool { slot == Slot.none }
+    }
+
+    /// The indices of the cores, `0..<config.cores`.
+    var coreIndices: Range<Int> { 0..<(otherCores.count + 1) }
+
+    /// The state of core `core`: `firstCore` for core 0, else an element of `otherCores`.
+    subscript(core core: Int) -> Core {
+        @inline(__always) get { core == 0 ? firstCore : otherCores[core - 1] }
+        @inline(__always) set {
+            if core == 0 { firstCore = newValue } else { otherCores[core - 1] = newValue }
+        }
+    }
+
+    /// The rank of a task submitted as number `sequence`, under this executor's discipline.
+    @inline(__always)
+    func rank(of task: ExecutorTask, sequence: UInt64) -> Rank {
+        let urgency: Int64 = switch config.discipline {
+        case .fifo: 0
+        case .fixedPriority: Int64(~task.priority)
+        case .earliestDeadlineFirst: task.deadline?.nanoseconds ?? .max
+        }
+        return Rank(urgency: urgency, sequence: sequence)
+    }
+
+    // MARK: - Slots
+
+    /// Stores a newly submitted task in a free slot (or a new one) and returns its index.
+    /// (An `Int32` is plenty: the pool never holds more than `cores + readyCountLimit` tasks.)
+    @inline(__always)
+    mutating func allocateSlot(_ task: ExecutorTask, now: SimTime) -> Int32 {
+        let slot = Slot(task: task, release: now, firstStart: now, remaining: task.cost, preemptions: 0,
+                        nextFree: Slot.none)
+        guard freeSlot != Slot.none else {
+            slots.append(slot)
+            return Int32(slots.count - 1)
+        }
+        let index = freeSlot
+        freeSlot = slots[Int(index)].nextFree
+        slots[Int(index)] = slot
+        return index
+    }
+
+    /// Returns a slot whose task has left the executor to the free list.
+    @inline(__always)
+    mutating func releaseSlot(_ index: Int32) {
+        slots[Int(index)].nextFree = freeSlot
+        freeSlot = index
+    }
+
+    /// The record of the task in slot `index`, finishing (or cancelled) at `now`.
+    @inline(__always)
+    func record(ofSlot index: Int32, now: SimTime, core: Int, cancelled: Bool) -> TaskRecord {
+        let slot = slots[Int(index)]
+        // A waiting task that was never preempted never ran: it "starts" when it is dropped.
+        let start = core >= 0 || slot.preemptions > 0 ? slot.firstStart : now
+        return TaskRecord(task: slot.task, release: slot.release, start: start, finish: now, core: core,
+                          preemptions: slot.preemptions, cancelled: cancelled)
+    }
+
+    // MARK: - Ready heap
+
+    /// Adds a waiting task to the binary heap of ready tasks.
+    /// - Complexity: O(log q)
+    mutating func enqueue(_ entry: Entry) {
+        precondition(ready.count < readyCountLimit, "executor \(config.name) has more than \(readyCountLimit) queued tasks")
+        ready.append(entry)
+        var child = ready.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard Rank.ranksAhead(ready[child].rank, ready[parent].rank) else { break }
+            ready.swapAt(child, parent)
+            child = parent
+        }
+        readyCountMax = max(readyCountMax, ready.count)
+    }
+
+    /// Removes and returns the waiting task that ranks first, if any.
+    /// - Complexity: O(log q)
+    @inline(__always)
+    mutating func dequeue() -> Entry? {
+        guard !ready.isEmpty else { return nil }
+        let top = ready[0]
+        let last = ready.removeLast()
+        if !ready.isEmpty {
+            ready[0] = last
+            var parent = 0
+            while true {
+                let left = 2 * parent + 1
+                guard left < ready.count else { break }
+                var best = left
+                if left + 1 < ready.count && Rank.ranksAhead(ready[left + 1].rank, ready[left].rank) { best = left + 1 }
+                guard Rank.ranksAhead(ready[best].rank, ready[parent].rank) else { break }
+                ready.swapAt(parent, best)
+                parent = best
+            }
+        }
+        return top
+    }
+}
