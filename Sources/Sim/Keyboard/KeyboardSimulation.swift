@@ -108,8 +108,8 @@ public struct KeyboardSimulation {
     var engine = Engine<Event>()
     var threads: [Executor]
     var threadOf: [Int]                   // by KeyboardWork.code
-    private var priorities: [Int]                 // by KeyboardWork.code
-    private var costDistributions: [Distribution] // by KeyboardWork.code
+    private let priorities: [Int]                 // by KeyboardWork.code
+    private let costDistributions: [Distribution] // by KeyboardWork.code
     private var costs: [RandomStream]             // by KeyboardWork.code
     private var checkerVerdicts: RandomStream
     private var networkTimes: RandomStream

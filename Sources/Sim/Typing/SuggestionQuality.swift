@@ -124,7 +124,9 @@ struct SuggestionQuality {
             return finalText.string(utf8: word).lowercased()
         }
         let ranks = intended.map { dictionary.rank(of: $0) ?? -1 }
-        let lengths = intended.map { Int32($0.count) }
+        // Characters, counted without the grapheme tables for the ASCII words most are (a
+        // word holds no CR LF, the one ASCII pair that is a single character).
+        let lengths = intended.map { Int32($0.utf8.allSatisfy { $0 < 0x80 } ? $0.utf8.count : $0.count) }
         var reached = [Bool](repeating: false, count: intended.count)
         var typed = [Int](repeating: 0, count: intended.count)
         var first = [Int32](repeating: -1, count: intended.count)
