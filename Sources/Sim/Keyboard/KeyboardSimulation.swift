@@ -123,7 +123,9 @@ public struct KeyboardSimulation {
     private let seed: UInt64
     private let replication: Int
     var text = TextBuffer()
-    private var intendedWords: [Substring]?
+    /// The intended words, as strings of their own: comparing two short strings is a
+    /// comparison of their inline bytes, where comparing substrings of one long text is not.
+    private var intendedWords: [String]?
     /// Set once a fix damaged the text: words no longer line up with the intended text, so
     /// it stops deciding which words are errors (a corrupted text would otherwise look like
     /// nothing but errors from there on).
@@ -209,7 +211,7 @@ public struct KeyboardSimulation {
         ext = ExtensionState(keyboard: config, header: header, tokenPrefix: "seed\(seed)/replication\(replication)/trace\(trace)/",
                              stream: stream)
         if let intended = header?.intendedText {
-            intendedWords = intended.split(whereSeparator: \.isWhitespace).map { TextBuffer.word(in: $0, tokenStart: 0).text }
+            intendedWords = intended.split(whereSeparator: \.isWhitespace).map { String(TextBuffer.word(in: $0, tokenStart: 0).text) }
         }
     }
 
@@ -503,7 +505,7 @@ public struct KeyboardSimulation {
         if let intendedWords, !alignmentBroken {
             guard ordinal < intendedWords.count else { return (false, nil) }
             let intended = intendedWords[ordinal]
-            return intended == word[...] ? (false, nil) : (true, String(intended))
+            return intended == word ? (false, nil) : (true, intended)
         }
         if !config.checker.lexicon.isEmpty { return (!config.checker.lexicon.contains(word.lowercased()), nil) }
         return (false, nil)

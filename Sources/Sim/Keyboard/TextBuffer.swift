@@ -347,12 +347,20 @@ public struct TextBuffer: Sendable, Equatable {
         guard start >= 0, start + length <= utf8.count else { return false }
         // ASCII fast path: an ASCII word over ASCII text, its neighbours single-byte clusters.
         // Anything else (nil) takes the Character path below.
-        let fast: Bool? = {
-            var end = start
-            for byte in word.utf8 {
-                guard byte < 0x80, utf8[end] == byte else { return nil }
-                end += 1
+        let fast: Bool? = utf8.withUnsafeBufferPointer { text -> Bool? in
+            let matches: Bool?? = word.utf8.withContiguousStorageIfAvailable { bytes -> Bool? in
+                for index in 0..<length {
+                    guard bytes[index] < 0x80 else { return nil }
+                    if text[start + index] != bytes[index] { return false }
+                }
+                return true
             }
+            guard let matches, let matches else { return nil }
+            guard matches else {
+                // A mismatch decides nothing while the word is not ASCII: compare it whole below.
+                return word.utf8.allSatisfy { $0 < 0x80 } ? false : nil
+            }
+            let end = start + length
             if start > 0 {
                 let before = utf8[start - 1]
                 guard before < 0x80, start == 1 || isBoundaryBetweenASCII(start - 1) else { return nil }
@@ -364,7 +372,7 @@ public struct TextBuffer: Sendable, Equatable {
                 if !(Self.isASCIIWhitespace(after) || Self.isASCIIPunctuationCategory(after)) { return false }
             }
             return true
-        }()
+        }
         if let fast { return fast }
         // A window from the safe boundary before the character ahead of the word to the one
         // after the character behind it clusters exactly as the whole text does there.
