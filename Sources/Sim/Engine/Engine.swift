@@ -84,8 +84,6 @@ public struct Engine<Event> {
     public struct Reservation: Sendable {
         @usableFromInline let key: UInt128
         @usableFromInline init(key: UInt128) { self.key = key }
-        /// When the reserved event fires.
-        public var time: SimTime { SimTime(nanoseconds: EventQueue<Event>.time(ofKey: key)) }
     }
 
     /// What `next(or:)` found first.
