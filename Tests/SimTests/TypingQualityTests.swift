@@ -86,6 +86,30 @@ final class TypingQualityTests: XCTestCase {
         XCTAssertFalse(d.isCompletion(rank: 6, of: d.node(forUTF8: "th".utf8)))
     }
 
+    /// A dictionary wide enough that many nodes get dense rows (the root, every one-letter
+    /// prefix), with non-ASCII letters that fall back to the edge scan, checked against a
+    /// brute-force search of the word list.
+    func testWideNodesAnswerAsTheWordListDoes() {
+        var rng = RandomStream(seed: 4, replication: 0, name: "test.dictionary")
+        let letters = Array("abcdefghijklmnopqrstuvwxyzé")
+        var entries: [String: Int] = [:]
+        while entries.count < 2_000 {
+            let word = String((0..<(1 + rng.nextInt(below: 4))).map { _ in letters[rng.nextInt(below: letters.count)] })
+            entries[word] = entries[word] ?? (1 + rng.nextInt(below: 1_000))
+        }
+        let dictionary = WordDictionary(entries: entries.map { ($0.key, $0.value) })
+        XCTAssertGreaterThan(dictionary.count, 1_000)
+        for (rank, word) in dictionary.words.enumerated() { XCTAssertEqual(dictionary.rank(of: word), Int32(rank), word) }
+        XCTAssertNil(dictionary.rank(of: "zzzzz"))
+        XCTAssertNil(dictionary.rank(of: "ab!"))
+        var prefixes: Set<String> = ["", "q", "é", "éé", "aé", "zz"]
+        for word in dictionary.words.prefix(300) { for length in 0...word.count { prefixes.insert(String(word.prefix(length))) } }
+        for prefix in prefixes {
+            let expected = Array(dictionary.words.filter { $0.utf8.starts(with: prefix.utf8) }.prefix(WordDictionary.barSize))
+            XCTAssertEqual(dictionary.completions(of: prefix), expected, prefix)
+        }
+    }
+
     func testWorkedExampleWithoutTheReRanker() throws {
         let quality = try run(lift: 0)
         XCTAssertEqual(quality.keystrokes, 13)

@@ -22,7 +22,7 @@ public struct TouchCounts: Sendable, Equatable {
     public init() {}
 
     /// Adds the touches of one run.
-    public mutating func add(_ observations: [TouchObservation]) {
+    public mutating func add<Touches: Sequence<TouchObservation>>(_ observations: Touches) {
         for t in observations {
             touches += 1
             if t.plainTypo { plainTypos += 1 }

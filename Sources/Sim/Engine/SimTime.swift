@@ -2,7 +2,7 @@
 ///
 /// Time is never a `Double` inside keysim: sums of floating-point milliseconds drift, and
 /// drift breaks the promise that the same inputs give the same report on every machine.
-public struct SimTime: Comparable, Hashable, Sendable, CustomStringConvertible {
+public struct SimTime: Comparable, Hashable, Sendable, BitwiseCopyable, CustomStringConvertible {
     /// Nanoseconds since the start of the replication.
     public var nanoseconds: Int64
 
@@ -37,7 +37,7 @@ public struct SimTime: Comparable, Hashable, Sendable, CustomStringConvertible {
 }
 
 /// A span of simulated time, in integer nanoseconds.
-public struct SimDuration: Comparable, Hashable, Sendable, CustomStringConvertible {
+public struct SimDuration: Comparable, Hashable, Sendable, BitwiseCopyable, CustomStringConvertible {
     /// The length in nanoseconds; negative only as the result of a subtraction.
     public var nanoseconds: Int64
 

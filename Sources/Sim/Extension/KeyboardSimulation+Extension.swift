@@ -54,7 +54,7 @@ extension KeyboardSimulation {
         for thread in threads.indices {
             for taskRecord in threads[thread].reset(now: engine.now) {
                 record.tasksLost += 1
-                sink.record(.task(TaskObservation(thread: thread, record: taskRecord)))
+                sink.recordTask(TaskObservation(thread: thread, record: taskRecord))
                 switch contexts.remove(taskRecord.task.context) {
                 case .key(let index, let edit, let touch, _):
                     ext.held.append(ExtensionState.HeldKey(index: index, edit: edit, touch: touch))

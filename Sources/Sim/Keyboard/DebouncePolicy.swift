@@ -55,8 +55,21 @@ public struct Debouncer: Sendable {
     private var pendingInBurst = false
     private var timerTime: SimTime?
 
+    /// Whether `edit` reads `endsSentence`; when not, callers may pass `false` and spare a
+    /// look at the text on every key.
+    public let readsSentenceEnd: Bool
+    /// Whether `edit` reads `endedSentence` and `endedWord`.
+    public let readsBoundaries: Bool
+
     /// Creates the state machine of a policy.
-    public init(_ policy: DebouncePolicy) { self.policy = policy }
+    public init(_ policy: DebouncePolicy) {
+        self.policy = policy
+        switch policy {
+        case .sentenceAware: (readsSentenceEnd, readsBoundaries) = (true, false)
+        case .boundary: (readsSentenceEnd, readsBoundaries) = (false, true)
+        case .fixed, .edges, .throttle: (readsSentenceEnd, readsBoundaries) = (false, false)
+        }
+    }
 
     /// An edit landed at `now`. `endsSentence`: the text now ends a sentence (trailing white
     /// space ignored); `endedSentence`/`endedWord`: this very edit typed the boundary.

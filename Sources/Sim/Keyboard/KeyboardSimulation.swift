@@ -100,9 +100,6 @@ public struct KeyboardSimulation {
         var done = false
     }
 
-    /// Suggestion work that a newer edit makes stale while it is still queued.
-    private static let suggestionQueueWork: [KeyboardWork] = [.lookup, .rerank]
-
     /// The configuration.
     public let config: KeyboardConfig
     var engine = Engine<Event>()
@@ -361,7 +358,7 @@ public struct KeyboardSimulation {
     private mutating func finishTask<Sink: ObservationSink>(on thread: Int, _ wake: CoreWake, into sink: inout Sink) {
         guard let (record, next) = threads[thread].complete(wake, now: engine.now) else { return }
         if let next { engine.schedule(.taskDone(thread: thread, next), at: next.time) }
-        sink.record(.task(TaskObservation(thread: thread, record: record)))
+        sink.recordTask(TaskObservation(thread: thread, record: record))
         let context = contexts.remove(record.task.context)
         switch context {
         case .key(let index, let edit, let touch, let ahead):
@@ -370,8 +367,8 @@ public struct KeyboardSimulation {
                 let typed: UInt8? = if case .insertASCII(let byte) = edit { byte } else { nil }
                 quality!.editLanded(keyIndex: index, text: text, insertedASCII: typed)
             }
-            sink.record(.key(KeyObservation(index: index, edit: edit.kind, touch: touch, start: record.start,
-                                            inserted: engine.now, ahead: ahead)))
+            sink.recordKey(KeyObservation(index: index, edit: edit.kind, touch: touch, start: record.start,
+                                            inserted: engine.now, ahead: ahead))
             afterEdit(keyIndex: index, touch: touch, into: &sink)
             if hasTouchModel {
                 let prediction = touchModel!.edited(edit.kind, inserting: inserted)
@@ -406,13 +403,15 @@ public struct KeyboardSimulation {
         }
     }
 
-    /// Lands an edit in the text; returns the text it inserted (none for a delete).
+    /// Lands an edit in the text; returns the text it inserted (none for a delete, nor for a
+    /// typed ASCII character when no touch model will read it).
     @discardableResult
     private mutating func landEdit(_ edit: PendingEdit) -> String? {
         switch edit {
         case .insertASCII(let byte):
             if !text.insertASCII(byte) { text.insert(TextBuffer.asciiStrings[Int(byte)]) }
-            return TextBuffer.asciiStrings[Int(byte)]
+            // Only the touch model reads it: spare every other key the string's retain and release.
+            return hasTouchModel ? TextBuffer.asciiStrings[Int(byte)] : nil
         case .insert(let slot), .paste(let slot):
             let inserted = texts.remove(slot)
             text.insert(inserted)
@@ -430,16 +429,8 @@ public struct KeyboardSimulation {
     /// Everything an edit sets off: suggestions, the local check of a finished word, the debounce.
     private mutating func afterEdit<Sink: ObservationSink>(keyIndex: Int, touch: SimTime, into sink: inout Sink) {
         if config.coalesceStaleSuggestions {
-            for kind in Self.suggestionQueueWork {
-                let thread = threadOf[Int(kind.code)]
-                let cancelled = threads[thread].cancelQueued(now: engine.now) { $0.kind == kind.code && $0.tag < Int64(text.version) }
-                for record in cancelled {
-                    sink.record(.task(TaskObservation(thread: thread, record: record)))
-                    if case .suggestion(_, let job) = contexts.remove(record.task.context) {
-                        recordSuggestion(job, outcome: .superseded, into: &sink)
-                    }
-                }
-            }
+            cancelStaleSuggestions(.lookup, into: &sink)
+            cancelStaleSuggestions(.rerank, into: &sink)
         }
         let job = SuggestionJob(keyIndex: keyIndex, version: text.version, touch: touch, waited: .zero, ran: .zero)
         submit(.lookup, context: .suggestion(stage: .lookup, job), tag: Int64(text.version))
@@ -451,9 +442,25 @@ public struct KeyboardSimulation {
         if text.endsToken { wordTyped(into: &sink) }
     }
 
+    /// Cancels the queued suggestion work of `kind` (lookup or re-rank) for text older than now.
+    private mutating func cancelStaleSuggestions<Sink: ObservationSink>(_ kind: KeyboardWork, into sink: inout Sink) {
+        let thread = threadOf[Int(kind.code)]
+        // Usually nothing waits: skip the search (and the array it returns).
+        if threads[thread].readyCount == 0 { return }
+        let cancelled = threads[thread].cancelQueued(now: engine.now) { $0.kind == kind.code && $0.tag < Int64(text.version) }
+        for record in cancelled {
+            sink.recordTask(TaskObservation(thread: thread, record: record))
+            if case .suggestion(_, let job) = contexts.remove(record.task.context) {
+                recordSuggestion(job, outcome: .superseded, into: &sink)
+            }
+        }
+    }
+
     private mutating func debounceEdit() {
-        let decision = debouncer.edit(at: engine.now, endsSentence: text.endsSentence, endedSentence: text.justEndedSentence,
-                                      endedWord: text.endsWord)
+        // Only what the policy reads is computed: each is a look at the end of the text.
+        let boundaries = debouncer.readsBoundaries
+        let decision = debouncer.edit(at: engine.now, endsSentence: debouncer.readsSentenceEnd && text.endsSentence,
+                                      endedSentence: boundaries && text.justEndedSentence, endedWord: boundaries && text.endsWord)
         if let (time, trigger) = decision.arm { debounceTimer.arm(.debounceFired(trigger), at: time, in: &engine) }
         if let trigger = decision.sendNow { sendRequestIfChanged(trigger) }
     }
@@ -477,9 +484,9 @@ public struct KeyboardSimulation {
         // A bar shown after a later key was touched served no one: too late to use.
         let tooLate = outcome == .shown && editCount - 1 > job.keyIndex
         if outcome == .shown && hasQuality { quality!.barShown(keyIndex: job.keyIndex, inTime: !tooLate) }
-        sink.record(.suggestion(SuggestionObservation(keyIndex: job.keyIndex, textVersion: job.version, touch: job.touch,
+        sink.recordSuggestion(SuggestionObservation(keyIndex: job.keyIndex, textVersion: job.version, touch: job.touch,
                                                       end: engine.now, outcome: outcome, tooLate: tooLate,
-                                                      waited: job.waited, ran: job.ran)))
+                                                      waited: job.waited, ran: job.ran))
     }
 
     // MARK: - Local checker and underlines

@@ -31,14 +31,27 @@ public enum Observation: Sendable, Equatable {
 public protocol ObservationSink {
     /// Takes one record.
     mutating func record(_ observation: Observation)
+    /// Takes a task record: `record(.task(task))` without building the enum, for the records
+    /// a replay writes several times per key. The default implementation is that call.
+    mutating func recordTask(_ task: TaskObservation)
+    /// Takes a key record, as `recordTask(_:)` does.
+    mutating func recordKey(_ key: KeyObservation)
+    /// Takes a suggestion record, as `recordTask(_:)` does.
+    mutating func recordSuggestion(_ suggestion: SuggestionObservation)
+}
+
+extension ObservationSink {
+    public mutating func recordTask(_ task: TaskObservation) { record(.task(task)) }
+    public mutating func recordKey(_ key: KeyObservation) { record(.key(key)) }
+    public mutating func recordSuggestion(_ suggestion: SuggestionObservation) { record(.suggestion(suggestion)) }
 }
 
 /// Collects observations in memory, in arrival order.
 public struct ObservationBuffer: ObservationSink, Sendable {
     /// Keys in completion order.
-    public var keys: [KeyObservation] = []
+    public var keys = RecordList<KeyObservation>()
     /// Suggestion updates.
-    public var suggestions: [SuggestionObservation] = []
+    public var suggestions = RecordList<SuggestionObservation>()
     /// Underlines, in the order they ended.
     public var underlines: [UnderlineObservation] = []
     /// Requests in the order they ended.
@@ -46,13 +59,13 @@ public struct ObservationBuffer: ObservationSink, Sendable {
     /// Fixes.
     public var fixes: [FixObservation] = []
     /// Tasks in completion order.
-    public var tasks: [TaskObservation] = []
+    public var tasks = RecordList<TaskObservation>()
     /// Dictations, in the order their text was inserted.
     public var dictations: [DictationRecord] = []
     /// Dictation sessions, in the order they ended.
     public var dictationSessions: [DictationSessionRecord] = []
     /// Touches decided by the touch model, in the order they were decided.
-    public var touches: [TouchObservation] = []
+    public var touches = RecordList<TouchObservation>()
     /// Whether to keep task records (they are the bulk of a timeline).
     public var keepsTasks: Bool
     /// Memory, kills, downloads, loads and token rejections.
@@ -61,33 +74,29 @@ public struct ObservationBuffer: ObservationSink, Sendable {
     /// Creates an empty buffer.
     public init(keepsTasks: Bool = true) { self.keepsTasks = keepsTasks }
 
-    /// Appends to a list that grows fourfold rather than twofold: the bulky lists of a long
-    /// replay are copied fewer times as they grow (untouched capacity costs no memory).
-    @inline(__always) private static func append<Element>(_ element: Element, to list: inout [Element]) {
-        if list.count == list.capacity { list.reserveCapacity(Swift.max(1024, list.capacity &* 4)) }
-        list.append(element)
-    }
+    @inline(__always) public mutating func recordTask(_ task: TaskObservation) { if keepsTasks { tasks.append(task) } }
+    @inline(__always) public mutating func recordKey(_ key: KeyObservation) { keys.append(key) }
+    @inline(__always) public mutating func recordSuggestion(_ suggestion: SuggestionObservation) { suggestions.append(suggestion) }
 
     /// Appends the record to its list.
-    @inline(__always)
     public mutating func record(_ observation: Observation) {
         switch observation {
-        case .key(let key): Self.append(key, to: &keys)
-        case .suggestion(let suggestion): Self.append(suggestion, to: &suggestions)
+        case .key(let key): keys.append(key)
+        case .suggestion(let suggestion): suggestions.append(suggestion)
         case .underline(let underline): underlines.append(underline)
         case .request(let request): requests.append(request)
         case .fix(let fix): fixes.append(fix)
-        case .task(let task): if keepsTasks { Self.append(task, to: &tasks) }
+        case .task(let task): if keepsTasks { tasks.append(task) }
         case .dictation(.dictation(let record)): dictations.append(record)
         case .dictation(.session(let record)): dictationSessions.append(record)
-        case .touch(let touch): Self.append(touch, to: &touches)
+        case .touch(let touch): touches.append(touch)
         case .extensionLifecycle(let record): extensionRecords.record(record)
         }
     }
 }
 
 /// The kind of edit a key performed.
-public enum EditKind: String, Sendable, Equatable, CaseIterable {
+public enum EditKind: String, Sendable, Equatable, CaseIterable, BitwiseCopyable {
     /// A character key.
     case insert
     /// Backspace.
@@ -99,7 +108,7 @@ public enum EditKind: String, Sendable, Equatable, CaseIterable {
 }
 
 /// What stood between a touch and its handler: the executor's state at the touch.
-public struct QueueSnapshot: Sendable, Equatable {
+public struct QueueSnapshot: Sendable, Equatable, BitwiseCopyable {
     /// The work kind running on the thread (0: idle), as a `KeyboardWork.code`.
     public var running: UInt16
     /// How many tasks were queued ahead.
@@ -111,7 +120,7 @@ public struct QueueSnapshot: Sendable, Equatable {
 }
 
 /// One key from touch-down to its text landing in the document.
-public struct KeyObservation: Sendable, Equatable {
+public struct KeyObservation: Sendable, Equatable, BitwiseCopyable {
     /// 0-based index among the edits of the trace.
     public var index: Int
     /// What the key did.
@@ -131,7 +140,7 @@ public struct KeyObservation: Sendable, Equatable {
 }
 
 /// What became of the suggestion bar update a key asked for.
-public enum SuggestionOutcome: String, Sendable, Equatable, CaseIterable {
+public enum SuggestionOutcome: String, Sendable, Equatable, CaseIterable, BitwiseCopyable {
     /// Shown.
     case shown
     /// Dropped because a newer key made it stale (cancelled while queued, or finished for
@@ -142,7 +151,7 @@ public enum SuggestionOutcome: String, Sendable, Equatable, CaseIterable {
 }
 
 /// The suggestion bar's update for one key.
-public struct SuggestionObservation: Sendable, Equatable {
+public struct SuggestionObservation: Sendable, Equatable, BitwiseCopyable {
     /// The key's index.
     public var keyIndex: Int
     /// The text version it was computed for.
@@ -306,7 +315,7 @@ public struct FixObservation: Sendable, Equatable {
 
 /// A task run (or cancelled) by an executor: what the timeline and the `tasks` table keep
 /// of its `TaskRecord`, packed into 64 bytes (a replay records several per key).
-public struct TaskObservation: Sendable, Equatable {
+public struct TaskObservation: Sendable, Equatable, BitwiseCopyable {
     /// The task's identifier.
     public var id: UInt64
     /// The task's tag (what it is about: a key index, a text version…).

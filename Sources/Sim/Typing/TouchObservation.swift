@@ -3,7 +3,7 @@
 ///
 /// Keys are indices into the layer's `TouchGeometry.keys`, never text: reports keep whether
 /// a touch was a typo, not which letters the user typed.
-public struct TouchObservation: Sendable, Equatable {
+public struct TouchObservation: Sendable, Equatable, BitwiseCopyable {
     /// The key event's index among the trace's edits.
     public var keyIndex: Int
     /// Touch-down.
