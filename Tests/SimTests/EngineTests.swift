@@ -102,4 +102,79 @@ final class EngineTests: XCTestCase {
         XCTAssertTrue(engine.isIdle)
         XCTAssertNil(engine.next(or: nil))
     }
+
+    /// Posted events order among scheduled ones exactly as if they had been scheduled: two
+    /// engines fed the same operations, one posting a random half of its events, pop the same
+    /// events at the same times, through re-arms, cancels, reservations and `next(notAfter:)`.
+    func testPostedEventsOrderAsScheduledOnesWould() {
+        var rng = RandomStream(seed: 3, replication: 0, name: "test.posts")
+        var scheduled = Engine<Int>()
+        var mixed = Engine<Int>()
+        var timerA = SimTimer(), timerB = SimTimer()
+        var reservationA: Engine<Int>.Reservation?, reservationB: Engine<Int>.Reservation?
+        var popsA: [(Int, Int64)] = [], popsB: [(Int, Int64)] = []
+        /// Pops one step, noting the event (-2 for the reserved one) and the time.
+        func step(_ engine: inout Engine<Int>, _ reservation: inout Engine<Int>.Reservation?, _ pops: inout [(Int, Int64)]) -> Bool {
+            guard let step = engine.next(or: reservation) else { return false }
+            if case .event(let event) = step { pops.append((event, engine.now.nanoseconds)) } else { pops.append((-2, engine.now.nanoseconds)); reservation = nil }
+            return true
+        }
+        var next = 0
+        for _ in 0..<20_000 {
+            switch rng.nextInt(below: 10) {
+            case 0...3:
+                // Ties are common: times on a coarse grid.
+                let time = SimTime(nanoseconds: scheduled.now.nanoseconds + Int64(rng.nextInt(below: 8)) * 1_000)
+                scheduled.schedule(next, at: time)
+                if rng.nextInt(below: 2) == 0 { mixed.post(next, at: time) } else { mixed.schedule(next, at: time) }
+                next += 1
+            case 4:
+                let time = SimTime(nanoseconds: scheduled.now.nanoseconds + Int64(rng.nextInt(below: 8)) * 1_000)
+                timerA.arm(-1, at: time, in: &scheduled)
+                timerB.arm(-1, at: time, in: &mixed)
+            case 5:
+                timerA.cancel(in: &scheduled)
+                timerB.cancel(in: &mixed)
+            case 6 where reservationA == nil:
+                let time = SimTime(nanoseconds: scheduled.now.nanoseconds + Int64(rng.nextInt(below: 8)) * 1_000)
+                reservationA = scheduled.reserve(at: time)
+                reservationB = mixed.reserve(at: time)
+            case 7 where reservationA == nil:
+                // Without a reservation held: `next(notAfter:)` does not know of one.
+                let limit = SimTime(nanoseconds: scheduled.now.nanoseconds + 2_000)
+                if let a = scheduled.next(notAfter: limit) { popsA.append((a, scheduled.now.nanoseconds)) }
+                if let b = mixed.next(notAfter: limit) { popsB.append((b, mixed.now.nanoseconds)) }
+            default:
+                _ = step(&scheduled, &reservationA, &popsA)
+                _ = step(&mixed, &reservationB, &popsB)
+            }
+            XCTAssertEqual(scheduled.pendingCount, mixed.pendingCount)
+            XCTAssertEqual(scheduled.nextEventTime, mixed.nextEventTime)
+        }
+        while step(&scheduled, &reservationA, &popsA) {}
+        while step(&mixed, &reservationB, &popsB) {}
+        XCTAssertGreaterThan(popsA.count, 8_000)
+        XCTAssertEqual(popsA.map(\.0), popsB.map(\.0))
+        XCTAssertEqual(popsA.map(\.1), popsB.map(\.1))
+        XCTAssertEqual(scheduled.eventsProcessed, mixed.eventsProcessed)
+        XCTAssertTrue(mixed.isIdle)
+    }
+
+    /// An engine is a value: a copy taken with events posted goes on independently, and
+    /// growing one copy's posts leaves the other's alone.
+    func testPostedEventsAreCopiedWithTheEngine() {
+        var engine = Engine<Int>()
+        for i in 0..<10 { engine.post(i, at: SimTime(nanoseconds: Int64(100 - i))) }
+        var copy = engine
+        for i in 10..<100 { copy.post(i, at: SimTime(nanoseconds: Int64(i))) }
+        XCTAssertEqual(engine.next(), 9)
+        var original: [Int] = []
+        while let event = engine.next() { original.append(event) }
+        XCTAssertEqual(original, Array((0...8).reversed()))
+        var copied: [Int] = []
+        while let event = copy.next() { copied.append(event) }
+        XCTAssertEqual(copied, Array(10..<91) + [9, 91, 8, 92, 7, 93, 6, 94, 5, 95, 4, 96, 3, 97, 2, 98, 1, 99, 0])
+        XCTAssertEqual(copy.eventsProcessed, 100)
+        XCTAssertTrue(copy.isIdle)
+    }
 }

@@ -13,21 +13,42 @@ public struct Engine<Event> {
     @usableFromInline var clock: SimTime = .zero
     @usableFromInline var processed: Int = 0
     @usableFromInline var queue: EventQueue<Event>
+    /// Events posted without a handle, ordered with `queue`'s by the same keys.
+    @usableFromInline var posts = PostQueue<Event>()
+    @usableFromInline let pendingEventsMax: Int
 
     /// Creates an engine at time zero with no pending events.
     /// - Parameter pendingEventsMax: the most events that may be pending at once.
     public init(pendingEventsMax: Int = 1 << 24) {
         queue = EventQueue(capacityMax: pendingEventsMax)
+        self.pendingEventsMax = pendingEventsMax
     }
 
     /// The number of pending events.
-    public var pendingCount: Int { queue.count }
+    public var pendingCount: Int { queue.count + posts.count }
 
     /// Whether nothing is left to happen.
-    public var isIdle: Bool { queue.isEmpty }
+    public var isIdle: Bool { queue.isEmpty && posts.isEmpty }
 
     /// The time of the next pending event.
-    public var nextEventTime: SimTime? { queue.earliestTime.map(SimTime.init(nanoseconds:)) }
+    public var nextEventTime: SimTime? { earliestKey.map { SimTime(nanoseconds: EventQueue<Event>.time(ofKey: $0)) } }
+
+    /// The key of the earliest pending event, scheduled or posted.
+    @inlinable var earliestKey: UInt128? {
+        guard let queued = queue.earliestKey else { return posts.earliestKey }
+        return Swift.min(queued, posts.earliest)
+    }
+
+    /// Posts an event at an absolute time (not in the past) with no handle: it cannot be
+    /// cancelled or moved, and costs less than `schedule` for it. It orders among scheduled
+    /// events exactly as if scheduled now.
+    /// - Complexity: O(log p) for p posted events pending.
+    @inlinable
+    public mutating func post(_ event: Event, at time: SimTime) {
+        precondition(time >= now, "cannot post in the past: \(time) < \(now)")
+        precondition(posts.count < pendingEventsMax, "engine is over its limit of \(pendingEventsMax) posted events")
+        posts.insert(event, key: queue.reserveKey(time: time.nanoseconds))
+    }
 
     /// Schedules an event at an absolute time, which must not be in the past.
     /// - Complexity: O(log n)
@@ -69,13 +90,30 @@ public struct Engine<Event> {
 
     /// Pops the earliest event and advances the clock to its time.
     /// - Complexity: O(log n)
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func next() -> Event? {
+        // `posts.earliest` is UInt128.max when nothing is posted, later than any real key.
+        guard posts.isEmpty || queue.earliestKey.map({ $0 < posts.earliest }) == true else { return nextPosted() }
         guard let (time, event) = queue.popEarliest() else { return nil }
+        advance(to: time)
+        return event
+    }
+
+    /// Pops the earliest posted event. Kept out of `next()` so that `next()` stays small
+    /// enough to inline into a caller's loop.
+    @usableFromInline
+    mutating func nextPosted() -> Event {
+        let time = EventQueue<Event>.time(ofKey: posts.earliest)
+        let event = posts.removeEarliest()
+        advance(to: time)
+        return event
+    }
+
+    @inlinable @inline(__always)
+    mutating func advance(to time: Int64) {
         precondition(time >= now.nanoseconds, "time went backwards")
         clock = SimTime(nanoseconds: time)
         processed += 1
-        return event
     }
 
     /// A place in the event order kept for an event that is not in the queue: the next
@@ -107,13 +145,10 @@ public struct Engine<Event> {
     /// returns the event, or returns `.reserved`. Either counts as an event processed; `nil`
     /// when nothing is queued and nothing reserved.
     /// - Complexity: O(log n) for a queued event, O(1) for the reserved one.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func next(or reserved: Reservation?) -> Step? {
-        if let reserved, queue.earliestKey.map({ reserved.key < $0 }) ?? true {
-            let time = EventQueue<Event>.time(ofKey: reserved.key)
-            precondition(time >= now.nanoseconds, "time went backwards")
-            clock = SimTime(nanoseconds: time)
-            processed += 1
+        if let reserved, reserved.key < Swift.min(queue.earliestKey ?? .max, posts.earliest) {
+            advance(to: EventQueue<Event>.time(ofKey: reserved.key))
             return .reserved
         }
         return next().map(Step.event)
@@ -122,7 +157,7 @@ public struct Engine<Event> {
     /// Pops the earliest event only if it fires at or before `limit`.
     @inlinable
     public mutating func next(notAfter limit: SimTime) -> Event? {
-        guard let time = queue.earliestTime, time <= limit.nanoseconds else { return nil }
+        guard let key = earliestKey, EventQueue<Event>.time(ofKey: key) <= limit.nanoseconds else { return nil }
         return next()
     }
 }

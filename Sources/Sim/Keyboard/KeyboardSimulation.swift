@@ -351,13 +351,13 @@ public struct KeyboardSimulation {
                                 cost: costDistributions[code].sampleDuration(&costs[code]), context: slot)
         let thread = threadOf[code]
         if let wake = threads[thread].submit(task, now: engine.now) {
-            engine.schedule(.taskDone(thread: thread, wake), at: wake.time)
+            engine.post(.taskDone(thread: thread, wake), at: wake.time)
         }
     }
 
     private mutating func finishTask<Sink: ObservationSink>(on thread: Int, _ wake: CoreWake, into sink: inout Sink) {
         guard let (record, next) = threads[thread].complete(wake, now: engine.now) else { return }
-        if let next { engine.schedule(.taskDone(thread: thread, next), at: next.time) }
+        if let next { engine.post(.taskDone(thread: thread, next), at: next.time) }
         sink.recordTask(TaskObservation(thread: thread, record: record))
         let context = contexts.remove(record.task.context)
         switch context {
