@@ -10,16 +10,21 @@ import Sim
 /// Whether to print each repetition's wall, user and system time and page faults to stderr
 /// (`KEYSIM_BENCH_VERBOSE=1`): the split tells CPU work from the kernel's page-fault work.
 let verbose = ProcessInfo.processInfo.environment["KEYSIM_BENCH_VERBOSE"] == "1"
+#if os(Linux)
+let rusageSelf = RUSAGE_SELF.rawValue
+#else
+let rusageSelf = RUSAGE_SELF
+#endif
 
 func seconds(_ body: () -> Void) -> Double {
     var before = rusage()
-    if verbose { getrusage(RUSAGE_SELF.rawValue, &before) }
+    if verbose { getrusage(rusageSelf, &before) }
     let start = DispatchTime.now().uptimeNanoseconds
     body()
     let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     if verbose {
         var after = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &after)
+        getrusage(rusageSelf, &after)
         func cpu(_ a: timeval, _ b: timeval) -> Double { Double(b.tv_sec - a.tv_sec) + Double(b.tv_usec - a.tv_usec) / 1e6 }
         FileHandle.standardError.write(Data(String(format: "  wall %.3f s  user %.3f s  sys %.3f s  faults %d\n", wall,
             cpu(before.ru_utime, after.ru_utime), cpu(before.ru_stime, after.ru_stime), after.ru_minflt - before.ru_minflt).utf8))
