@@ -147,7 +147,7 @@ public struct Engine<Event> {
     /// - Complexity: O(log n) for a queued event, O(1) for the reserved one.
     @inlinable @inline(__always)
     public mutating func next(or reserved: Reservation?) -> Step? {
-        if let reserved, reserved.key < Swift.min(queue.earliestKey ?? .max, posts.earliest) {
+        if let reserved, reserved.key < earliestKey ?? .max {
             advance(to: EventQueue<Event>.time(ofKey: reserved.key))
             return .reserved
         }

@@ -81,12 +81,12 @@ public struct ObservationBuffer: ObservationSink, Sendable {
     /// Appends the record to its list.
     public mutating func record(_ observation: Observation) {
         switch observation {
-        case .key(let key): keys.append(key)
-        case .suggestion(let suggestion): suggestions.append(suggestion)
+        case .key(let key): recordKey(key)
+        case .suggestion(let suggestion): recordSuggestion(suggestion)
         case .underline(let underline): underlines.append(underline)
         case .request(let request): requests.append(request)
         case .fix(let fix): fixes.append(fix)
-        case .task(let task): if keepsTasks { tasks.append(task) }
+        case .task(let task): recordTask(task)
         case .dictation(.dictation(let record)): dictations.append(record)
         case .dictation(.session(let record)): dictationSessions.append(record)
         case .touch(let touch): touches.append(touch)
