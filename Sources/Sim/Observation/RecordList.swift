@@ -66,7 +66,6 @@ extension RecordList {
 
         @usableFromInline var fullCapacity: Int { 1 << chunkShift }
 
-
         /// Makes room for at least one more element: grows chunk 0 fourfold (moving what it
         /// holds) until it is full-sized, then adds full chunks.
         @usableFromInline func addCapacity() {

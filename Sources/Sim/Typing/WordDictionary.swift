@@ -36,12 +36,14 @@ public struct WordDictionary: Sendable, Equatable {
     private let terminalOf: [Int32]         // by rank: the node where the word ends
     private let wordAt: [Int32]             // by node: the rank of the word ending there, or -1
     // Nodes with many edges (the root has one per initial letter) look an ASCII byte up in a
-    // row of their own instead of scanning: `denseRow` by node (-1: scan), rows of 128 targets.
+    // row of their own instead of scanning: `denseRow` by node (-1: scan), rows of
+    // `denseRowWidth` targets, one per ASCII byte.
     private let denseRow: [Int32]
     private let denseTargets: [Int32]
     /// The fewest edges that earn a node a dense row: 216 of the bundled English dictionary's
     /// 33,739 nodes, 108 KiB of rows.
     static let denseEdgesMin = 8
+    static let denseRowWidth = 128
 
     /// Builds a dictionary from words and counts. Words must be unique, non-empty and
     /// lower-cased (the file reader and the builder make sure); counts positive.
@@ -121,10 +123,10 @@ public struct WordDictionary: Sendable, Equatable {
         var denseRow = [Int32](repeating: -1, count: nodeCount)
         var denseTargets: [Int32] = []
         for node in 0..<nodeCount where Int(edgeCount[node]) >= Self.denseEdgesMin {
-            denseRow[node] = Int32(denseTargets.count / 128)
-            var row = [Int32](repeating: Self.none, count: 128)
+            denseRow[node] = Int32(denseTargets.count / Self.denseRowWidth)
+            var row = [Int32](repeating: Self.none, count: Self.denseRowWidth)
             let first = Int(firstEdge[node])
-            for edge in first..<(first + Int(edgeCount[node])) where edgeBytes[edge] < 128 {
+            for edge in first..<(first + Int(edgeCount[node])) where Int(edgeBytes[edge]) < Self.denseRowWidth {
                 row[Int(edgeBytes[edge])] = edgeTargets[edge]
             }
             denseTargets += row
@@ -144,7 +146,7 @@ public struct WordDictionary: Sendable, Equatable {
     public func child(of node: Int32, byte: UInt8) -> Int32 {
         guard node >= 0 else { return Self.none }
         let row = denseRow[Int(node)]
-        if row >= 0 && byte < 128 { return denseTargets[Int(row) &* 128 &+ Int(byte)] }
+        if row >= 0 && Int(byte) < Self.denseRowWidth { return denseTargets[Int(row) &* Self.denseRowWidth &+ Int(byte)] }
         let first = Int(firstEdge[Int(node)])
         for edge in first..<(first + Int(edgeCount[Int(node)])) where edgeBytes[edge] == byte { return edgeTargets[edge] }
         return Self.none
