@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "keysim",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "keysim", targets: ["keysim"]),
         .library(name: "TraceRecorder", targets: ["TraceRecorder"]),

@@ -1,3 +1,5 @@
+import Dispatch
+import Synchronization
 import XCTest
 @testable import Sim
 
@@ -78,5 +80,81 @@ final class RecordListTests: XCTestCase {
         XCTAssertEqual(list.description, "[3, 1, 2]")
         XCTAssertEqual(list.sorted(), [1, 2, 3])
         XCTAssertEqual(RecordList<Int>().count, 0)
+    }
+
+    // MARK: - Record blocks
+
+    /// The addresses of a list's full chunks (chunk 0 counts once it is full-sized).
+    private func blockAddresses<T>(_ list: RecordList<T>) -> Set<UnsafeMutableRawPointer> {
+        let storage = list.storage
+        return Set(storage.chunks.enumerated().filter { $0.offset > 0 || storage.firstCapacity == storage.fullCapacity }
+            .map { UnsafeMutableRawPointer($0.element) })
+    }
+
+    func testDroppedListsHandTheirBlocksToTheNextList() {
+        RecordBlocks.releaseRetained()
+        var first = RecordList<Wide>()
+        for i in 0..<2_048 * 4 { first.append(Wide(i)) }
+        let used = blockAddresses(first)
+        XCTAssertEqual(used.count, 4)
+        XCTAssertEqual(RecordBlocks.retainedCount, 0)
+        first = RecordList()
+        XCTAssertEqual(RecordBlocks.retainedCount, 4, "the four full chunks wait for reuse")
+
+        // Another element type takes the same blocks, and reads back only what it wrote.
+        var second = RecordList<Int>()
+        for i in 0..<262_144 * 4 { second.append(~i) }
+        XCTAssertEqual(blockAddresses(second), used)
+        XCTAssertEqual(RecordBlocks.retainedCount, 0)
+        XCTAssertTrue(second.elementsEqual((0..<262_144 * 4).lazy.map { ~$0 }))
+        XCTAssertEqual(first.count, 0)
+    }
+
+    func testAtMostTheRetainedLimitOfBlocksWait() {
+        RecordBlocks.releaseRetained()
+        var lists: [RecordList<Wide>] = []
+        for _ in 0..<(RecordBlocks.retainedLimit + 3) / 4 + 1 {
+            var list = RecordList<Wide>()
+            for i in 0..<2_048 * 4 { list.append(Wide(i)) }
+            lists.append(list)
+        }
+        XCTAssertGreaterThan(lists.count * 4, RecordBlocks.retainedLimit)
+        lists.removeAll()
+        XCTAssertEqual(RecordBlocks.retainedCount, RecordBlocks.retainedLimit)
+        RecordBlocks.releaseRetained()
+        XCTAssertEqual(RecordBlocks.retainedCount, 0)
+    }
+
+    func testCopiesTakeBlocksOfTheirOwn() {
+        var original = RecordList<Wide>()
+        for i in 0..<2_048 * 2 + 5 { original.append(Wide(i)) }
+        var copy = original
+        copy.append(Wide(-1))
+        XCTAssertTrue(blockAddresses(copy).isDisjoint(with: blockAddresses(original)))
+        original = RecordList()
+        // The original's blocks went back; the copy, and a list that reuses them, are intact.
+        var reuser = RecordList<Wide>()
+        for i in 0..<2_048 * 2 { reuser.append(Wide(1_000_000 + i)) }
+        XCTAssertTrue(copy.prefix(2_048 * 2 + 5).map(\.value).elementsEqual(0..<2_048 * 2 + 5))
+        XCTAssertEqual(copy.last, Wide(-1))
+        XCTAssertTrue(reuser.map(\.value).elementsEqual(1_000_000..<1_000_000 + 2_048 * 2))
+    }
+
+    func testListsOnSeveralThreadsNeverShareABlock() {
+        RecordBlocks.releaseRetained()
+        let failures = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 4) { thread in
+            for round in 0..<6 {
+                // Lengths differ by thread and round, so blocks change hands in every order.
+                let count = 2_048 * (1 + (thread + round) % 3) + thread * 100
+                let base = (thread << 40) | (round << 32)
+                var list = RecordList<Wide>()
+                for i in 0..<count { list.append(Wide(base | i)) }
+                if !list.elementsEqual((0..<count).lazy.map { Wide(base | $0) }) { failures.withLock { $0 += 1 } }
+            }
+        }
+        XCTAssertEqual(failures.withLock { $0 }, 0)
+        XCTAssertLessThanOrEqual(RecordBlocks.retainedCount, RecordBlocks.retainedLimit)
+        RecordBlocks.releaseRetained()
     }
 }

@@ -4,8 +4,9 @@
 /// outgrows its buffer: the copies cost time, and the buffers they leave behind are fresh
 /// memory the kernel must fault in page by page (those faults are a fifth of a long replay's
 /// time). This list only ever adds a chunk. The first chunk grows fourfold from 4 KiB, so a short replay
-/// costs little; once it holds a full chunk's worth (2 MiB), every further chunk is a fresh
-/// 2 MiB block and nothing already written moves again.
+/// costs little; once it holds a full chunk's worth (2 MiB), every further chunk is another
+/// 2 MiB block and nothing already written moves again. Full chunks are `RecordBlocks`:
+/// when a list is dropped they wait for the next list, already faulted in.
 ///
 /// A value type with copy-on-write storage, like `Array`: copies are cheap until one of them
 /// appends. Elements are bitwise-copyable, so the list never runs their destructors.
@@ -56,25 +57,38 @@ extension RecordList {
         @exclusivity(unchecked) @usableFromInline var end: UnsafeMutablePointer<Element>?
 
         init() {
-            let perBlock = (2 << 20) / MemoryLayout<Element>.stride
+            precondition(MemoryLayout<Element>.alignment <= RecordBlocks.alignment, "records are at most 16-byte aligned")
+            let perBlock = RecordBlocks.byteCount / MemoryLayout<Element>.stride
             chunkShift = Int.bitWidth - 1 - perBlock.leadingZeroBitCount
         }
 
         deinit {
-            for chunk in chunks { chunk.deallocate() }
+            for (index, chunk) in chunks.enumerated() { release(chunk, capacity: index == 0 ? firstCapacity : fullCapacity) }
         }
 
         @usableFromInline var fullCapacity: Int { 1 << chunkShift }
+
+        /// A chunk of `capacity` elements: a record block when full-sized.
+        private func allocate(capacity: Int) -> UnsafeMutablePointer<Element> {
+            guard capacity == fullCapacity else { return .allocate(capacity: capacity) }
+            return RecordBlocks.take().bindMemory(to: Element.self, capacity: capacity)
+        }
+
+        /// Frees a chunk of `capacity` elements (bitwise-copyable: nothing to deinitialize).
+        private func release(_ chunk: UnsafeMutablePointer<Element>, capacity: Int) {
+            guard capacity == fullCapacity else { return chunk.deallocate() }
+            RecordBlocks.give(UnsafeMutableRawPointer(chunk))
+        }
 
         /// Makes room for at least one more element: grows chunk 0 fourfold (moving what it
         /// holds) until it is full-sized, then adds full chunks.
         @usableFromInline func addCapacity() {
             if chunks.count <= 1 && firstCapacity < fullCapacity {
                 let capacity = Swift.min(fullCapacity, Swift.max(4096 / MemoryLayout<Element>.stride, firstCapacity * 4, 1))
-                let chunk = UnsafeMutablePointer<Element>.allocate(capacity: capacity)
+                let chunk = allocate(capacity: capacity)
                 if let old = chunks.first {
                     chunk.initialize(from: old, count: count)
-                    old.deallocate()
+                    release(old, capacity: firstCapacity)
                     chunks[0] = chunk
                 } else {
                     chunks = [chunk]
@@ -83,7 +97,7 @@ extension RecordList {
                 next = chunk + count
                 end = chunk + capacity
             } else {
-                let chunk = UnsafeMutablePointer<Element>.allocate(capacity: fullCapacity)
+                let chunk = allocate(capacity: fullCapacity)
                 chunks.append(chunk)
                 next = chunk
                 end = chunk + fullCapacity
@@ -96,7 +110,7 @@ extension RecordList {
             var remaining = count
             for (index, chunk) in chunks.enumerated() {
                 let capacity = index == 0 ? firstCapacity : fullCapacity
-                let target = UnsafeMutablePointer<Element>.allocate(capacity: capacity)
+                let target = copy.allocate(capacity: capacity)
                 let live = Swift.min(remaining, capacity)
                 target.initialize(from: chunk, count: live)
                 remaining -= live
