@@ -73,7 +73,10 @@ func engineEventsPerSecond() -> Double {
 
 /// The full keyboard model (threads, suggestions, checker, debounce, network, cloud,
 /// underlines, typing quality) with every observation recorded, replaying a synthetic
-/// typist: keys/s.
+/// typist: keys/s, the median of three repetitions. Each repetition is a fresh simulation
+/// and buffer. The first writes its records to fresh memory, as the first replication in a
+/// process does; the others take the record blocks the one before left (`RecordBlocks`), as
+/// work after it does. `KEYSIM_BENCH_VERBOSE=1` shows each repetition's time and page faults.
 func keyboardKeysPerSecond() -> Double {
     let words = ["the", "quick", "brown", "fox", "jumps", "over", "a", "lazy", "dog", "and", "runs", "away"]
     var events: [TraceEvent] = []
