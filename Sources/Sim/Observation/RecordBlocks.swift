@@ -33,7 +33,6 @@ public enum RecordBlocks {
     static func give(_ block: UnsafeMutableRawPointer) {
         let kept = spare.withLock { blocks in
             guard blocks.count < retainedLimit else { return false }
-            if blocks.capacity == 0 { blocks.reserveCapacity(retainedLimit) }
             blocks.append(Block(address: block))
             return true
         }

@@ -63,10 +63,13 @@ extension RecordList {
         }
 
         deinit {
-            for (index, chunk) in chunks.enumerated() { release(chunk, capacity: index == 0 ? firstCapacity : fullCapacity) }
+            for (index, chunk) in chunks.enumerated() { release(chunk, capacity: capacity(ofChunk: index)) }
         }
 
         @usableFromInline var fullCapacity: Int { 1 << chunkShift }
+
+        /// The capacity of chunk `index`: only chunk 0 may be smaller than a full chunk.
+        @inlinable func capacity(ofChunk index: Int) -> Int { index == 0 ? firstCapacity : fullCapacity }
 
         /// A chunk of `capacity` elements: a record block when full-sized.
         private func allocate(capacity: Int) -> UnsafeMutablePointer<Element> {
@@ -109,7 +112,7 @@ extension RecordList {
             let copy = Storage()
             var remaining = count
             for (index, chunk) in chunks.enumerated() {
-                let capacity = index == 0 ? firstCapacity : fullCapacity
+                let capacity = capacity(ofChunk: index)
                 let target = copy.allocate(capacity: capacity)
                 let live = Swift.min(remaining, capacity)
                 target.initialize(from: chunk, count: live)
@@ -156,7 +159,7 @@ extension RecordList: RandomAccessCollection {
             if cursor == end {
                 let start = storage.chunks[chunk]
                 cursor = start
-                end = start + Swift.min(remaining, chunk == 0 ? storage.firstCapacity : storage.fullCapacity)
+                end = start + Swift.min(remaining, storage.capacity(ofChunk: chunk))
                 chunk += 1
             }
             remaining -= 1
