@@ -3,7 +3,7 @@ SWIFT ?= swift
 APT_PACKAGES := libsqlite3-dev libzstd-dev pkg-config
 SCENARIO ?= scenarios/default.json5
 
-.PHONY: run test bench build deps clean
+.PHONY: run test bench build deps clean golden
 
 # Installs the system libraries through apt-get when pkg-config cannot find them.
 deps:
@@ -22,6 +22,12 @@ run: build
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --disable-swift-testing
+
+# Rewrites Tests/Golden/report-digests.txt from a fresh run of every bundled scenario and policy.
+# Only when numbers move on purpose: the commit carries the new digests and says why.
+golden: deps
+	$(SWIFT) build --build-tests
+	KEYSIM_UPDATE_GOLDEN=1 $(SWIFT) test --skip-build --disable-swift-testing --filter GoldenDigestTests
 
 bench: deps
 	$(SWIFT) build -c release --product KeysimBench

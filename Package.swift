@@ -43,7 +43,7 @@ let package = Package(
         .testTarget(name: "SimTests", dependencies: ["Sim"]),
         .testTarget(name: "ScenariosTests", dependencies: ["Sim", "Scenarios"]),
         .testTarget(name: "ReportTests", dependencies: ["Sim", "Scenarios", "Report"]),
-        .testTarget(name: "CLITests", dependencies: ["keysim", "Report"]),
+        .testTarget(name: "CLITests", dependencies: ["keysim", "Scenarios", "Report"]),
         // The recorder's output read back with keysim's own reader.
         .testTarget(name: "TraceRecorderTests", dependencies: ["TraceRecorder", "Scenarios", "Sim"]),
     ]
