@@ -184,6 +184,10 @@ public struct KeyboardSimulation {
         case .cursorMove, .keyboardShown, .keyboardHidden:
             // The typing model edits at the end of the text; these do not change its timing.
             break
+        case .field:
+            // The keyboard model handles field changes (closing chips, a new intended text)
+            // in the underline work; until then a field change does not change its timing.
+            break
         }
     }
 
