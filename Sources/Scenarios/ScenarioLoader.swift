@@ -247,6 +247,11 @@ public enum ScenarioLoader {
         if let service = try c.optional("service", Distribution.init(config:)) { cloud.service = service }
         if let recall = try c.optional("recall", { x throws(ConfigError) in try x.probability() }) { cloud.recall = recall }
         if let rate = try c.optional("falsePositiveRate", { x throws(ConfigError) in try x.probability() }) { cloud.falsePositiveRate = rate }
+        let rules = PendingWorkRule.allCases.map(\.rawValue)
+        if let rule = try c.optional("whenHidden", { x throws(ConfigError) in try x.oneOf(rules) }) { cloud.whenHidden = PendingWorkRule(rawValue: rule)! }
+        if let rule = try c.optional("whenFieldChanges", { x throws(ConfigError) in try x.oneOf(rules) }) {
+            cloud.whenFieldChanges = PendingWorkRule(rawValue: rule)!
+        }
         try c.finish()
     }
 
