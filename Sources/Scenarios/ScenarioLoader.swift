@@ -86,6 +86,7 @@ public enum ScenarioLoader {
                                policyNames: [String]) throws(ConfigError) -> Scenario {
         var o = try ConfigReader(root, path: "", file: path)
         o.allow("policies")
+        let gates = try o.optional("gates", GateRule.rules(config:)) ?? []
         let baseName = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         let name = try o.optional("name") { f throws(ConfigError) in try f.string() } ?? baseName
         let description = try o.optional("description") { f throws(ConfigError) in try f.string() } ?? ""
@@ -129,7 +130,8 @@ public enum ScenarioLoader {
         try o.optional("token") { f throws(ConfigError) in try ExtensionConfigReader.readToken(f, into: &keyboard.token) }
         try o.finish()
         return Scenario(name: name, description: description, path: path, seed: seed, replications: replications,
-                        traces: traces, policy: policy, policyNames: policyNames, keyboard: keyboard, resolvedConfig: root)
+                        traces: traces, policy: policy, policyNames: policyNames, keyboard: keyboard,
+                        resolvedConfig: root.removingMember("gates"), gates: gates)
     }
 
     /// `relative` resolved against the folder of `file`, lexically (`a/../b` becomes `b`),

@@ -9,7 +9,7 @@ enum SweepCommand {
     static let spec = CommandSpec(
         name: "sweep",
         abstract: "Sweep scenario fields over a grid and chart cloud requests against delay, with the Pareto front.",
-        usage: "sweep <scenario> --set PATH=LOW..HIGH/STEP [--set PATH=A,B,C]... [--policy NAME] [--seed N] [--replications N] [--jobs N] [--db FILE] [--shard K/N]",
+        usage: "sweep <scenario> --set PATH=LOW..HIGH/STEP [--set PATH=A,B,C]... [--policy NAME] [--seed N] [--replications N] [--jobs N] [--db FILE] [--json] [--shard K/N]",
         arguments: [("<scenario>", "A scenario file (JSON5), such as scenarios/default.json5.")],
         options: [
             OptionSpec(name: "set", value: "PATH=VALUES",
@@ -20,6 +20,7 @@ enum SweepCommand {
             JobOptions.replications,
             JobOptions.jobs,
             JobOptions.db(RunCommand.defaultReport),
+            JobOptions.json,
             JobOptions.shard,
         ],
         discussion: """
@@ -82,7 +83,13 @@ enum SweepCommand {
         progress.finish()
 
         let policyNote = policy.map { ", policy \($0)" } ?? ""
-        print("keysim sweep \(scenarioPath)\(policyNote): \(sweptGrid.count) point(s) × \(first.replications) replication(s) × \(job.traceCount) trace(s), seed \(first.seed)")
+        let json = arguments.flag("json")
+        if json, !shard.isWhole {
+            print(JSONOutput.document("sweep", [("report", .string(reportPath)), ("shard", .string("\(shard)")),
+                                                ("itemsRun", .integer(outcome.itemsRun))]).rendered(), terminator: "")
+            return 0
+        }
+        if !json { print("keysim sweep \(scenarioPath)\(policyNote): \(sweptGrid.count) point(s) × \(first.replications) replication(s) × \(job.traceCount) trace(s), seed \(first.seed)") }
         if !shard.isWhole {
             print("shard \(shard): \(outcome.itemsRun) of \(job.itemCount) work items; combine the shards with keysim merge to see the sweep")
             print("report: \(reportPath)")
@@ -91,6 +98,16 @@ enum SweepCommand {
         let store = try ReportStore(path: reportPath, readOnly: true, busyTimeoutMs: JobOptions.busyTimeoutMs)
         guard let sweep = try Sweep.load(store.database, jobID: outcome.jobID).first else {
             throw ReportError(file: reportPath, message: "the sweep was not stored")
+        }
+        if json {
+            print(JSONOutput.document("sweep", [
+                ("scenario", .string(scenarioPath)), ("scenarioName", .string(sweep.scenarioName)), ("policy", .string(policy)),
+                ("seed", .integer(Int64(bitPattern: first.seed))), ("replications", .integer(first.replications)),
+                ("traces", .integer(job.traceCount)), ("parameters", .array(sweep.parameters.map { .string($0) })),
+                ("costMetric", .string(sweep.costMetric)), ("delayMetric", .string(sweep.delayMetric)),
+                ("report", .string(reportPath)), ("points", JSONOutput.sweepPoints(sweep)),
+            ]).rendered(), terminator: "")
+            return 0
         }
         print("")
         print(sweep.table(), terminator: "")

@@ -6,11 +6,13 @@ import Scenarios
 let commands: [(spec: CommandSpec, run: (ParsedArguments) throws -> Int32)] = [
     (RunCommand.spec, RunCommand.run),
     (CompareCommand.spec, CompareCommand.run),
+    (GateCommand.spec, GateCommand.run),
     (SweepCommand.spec, SweepCommand.run),
     (ReportCommand.spec, ReportCommand.run),
     (MergeCommand.spec, MergeCommand.run),
     (TraceCommand.spec, TraceCommand.run),
     (DictCommand.spec, DictCommand.run),
+    (CompletionsCommand.spec, CompletionsCommand.run),
 ]
 
 let toolHelp = """
@@ -24,9 +26,9 @@ underline protocol and the dictation pipeline; checks the 10 ms key, 200 ms sugg
 USAGE: keysim <command> [options]
 
 COMMANDS:
-\(commands.map { "  " + $0.spec.name.padding(toLength: 10, withPad: " ", startingAt: 0) + $0.spec.abstract }.joined(separator: "\n"))
+\(commands.map { "  " + $0.spec.name.padding(toLength: 12, withPad: " ", startingAt: 0) + $0.spec.abstract }.joined(separator: "\n"))
 
-Run 'keysim <command> --help' for a command's options.
+Run 'keysim <command> --help' for a command's options; 'keysim --version' prints the version.
 Exit codes: 0 ok, 1 a checked budget failed, 2 bad input or usage.
 
 """
