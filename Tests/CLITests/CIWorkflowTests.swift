@@ -1,0 +1,62 @@
+import Foundation
+import XCTest
+
+/// docs/ci.md's GitHub Actions workflow and GitLab CI job run `docs/ci/gate.sh`; this test
+/// runs the same script with the keysim just built and checks what a CI job would publish.
+final class CIWorkflowTests: XCTestCase {
+    func testTheWorkflowsRunTheGateScriptAndItPublishesJUnitAndASummary() throws {
+        let root = KeysimProcess.packageRoot
+        for file in ["docs/ci/github-actions.yml", "docs/ci/gitlab-ci.yml"] {
+            let text = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
+            XCTAssertTrue(text.contains("swift build -c release --product keysim"), file)
+            XCTAssertTrue(text.contains("docs/ci/gate.sh"), file)
+            XCTAssertTrue(text.contains("keysim-gate/junit.xml"), file)
+        }
+        let guide = try String(contentsOf: root.appendingPathComponent("docs/ci.md"), encoding: .utf8)
+        for file in ["docs/ci/github-actions.yml", "docs/ci/gitlab-ci.yml", "docs/ci/gate.sh", "docs/ci/gates.json5"] {
+            XCTAssertTrue(guide.contains(file), "docs/ci.md names \(file)")
+            // The guide shows each file as it is, so what a reader copies is what this test runs.
+            let text = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
+            XCTAssertTrue(guide.contains(text.trimmingCharacters(in: .newlines) + "\n```"), "docs/ci.md shows \(file) verbatim")
+        }
+
+        let folder = try TemporaryFolder()
+        let passing = try script(out: folder.path("pass"), environment: ["GITHUB_STEP_SUMMARY": folder.path("step-summary.md")])
+        XCTAssertEqual(passing.status, 0, passing.stderr)
+        XCTAssertTrue(passing.stdout.hasPrefix("keysim 0.1.0\n"), passing.stdout)
+        let verdict = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder.path("pass/gate.json")))) as? [String: Any])
+        XCTAssertEqual(verdict["passed"] as? Bool, true)
+        XCTAssertLessThanOrEqual(try XCTUnwrap(verdict["replications"] as? Int), 20)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: folder.path("pass/junit.xml")))
+        XCTAssertTrue(try String(contentsOfFile: folder.path("step-summary.md"), encoding: .utf8).hasPrefix("### keysim gate ✅ passed"))
+
+        let failing = try script(out: folder.path("fail"), arguments: ["scenarios/default.json5", "scenarios/checker-on-main.json5"])
+        XCTAssertEqual(failing.status, 1, failing.stderr)
+        XCTAssertTrue(failing.stderr.contains("keysim gate: failed: "), failing.stderr)
+        let junit = try String(contentsOfFile: folder.path("fail/junit.xml"), encoding: .utf8)
+        XCTAssertTrue(junit.contains("<failure message="), junit)
+        XCTAssertTrue(try String(contentsOfFile: folder.path("fail/summary.md"), encoding: .utf8).contains("**FAIL**"))
+    }
+
+    func script(out: String, arguments: [String] = [], environment: [String: String] = [:]) throws -> KeysimProcess.Output {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["docs/ci/gate.sh"] + arguments
+        process.currentDirectoryURL = KeysimProcess.packageRoot
+        var variables = ProcessInfo.processInfo.environment
+        variables.removeValue(forKey: "GITHUB_STEP_SUMMARY")
+        variables["KEYSIM"] = KeysimProcess.executable.path
+        variables["KEYSIM_GATE_OUT"] = out
+        variables.merge(environment) { $1 }
+        process.environment = variables
+        let stdout = Pipe(), stderr = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        let outData = stdout.fileHandleForReading.readDataToEndOfFile()
+        let errData = stderr.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return KeysimProcess.Output(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                                    stderr: String(decoding: errData, as: UTF8.self))
+    }
+}
