@@ -16,8 +16,9 @@ final class GateCommandTests: XCTestCase {
                                                              "--db", folder.path("g.sqlite"), "--junit", junit, "--summary", summary])
         XCTAssertEqual(result.status, 1, result.stderr)
         XCTAssertTrue(result.stdout.hasPrefix("keysim gate scenarios/default.json5 scenarios/checker-on-main.json5: default (A) vs checker-on-main (B), seed 42, 5 replication(s) × 1 trace(s)\n"), result.stdout)
-        let failed = "keysim gate: failed: suggestion_latency_p95_ms at most 10% worse than the baseline (95% confidence): candidate worse by "
+        let failed = "keysim gate: failed: suggestion_latency_p95_ms at most 10% worse than the baseline (95% confidence): candidate "
         XCTAssertTrue(result.stderr.contains(failed), result.stderr)
+        XCTAssertTrue(result.stderr.contains(" ms worse than the baseline (95% interval of how much worse: ["), result.stderr)
         XCTAssertTrue(result.stderr.contains(": over it by at least "), "says by how much: \(result.stderr)")
         XCTAssertTrue(result.stdout.contains("\nFAIL  suggestion_latency_p95_ms at most 10% worse"), result.stdout)
         XCTAssertTrue(result.stdout.contains("\npass  budget key: at most 1.0% over 10 ms: "), result.stdout)

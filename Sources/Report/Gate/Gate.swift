@@ -69,46 +69,63 @@ extension Gate {
         var check = GateCheck(kind: .rule, name: name, metric: metric.name, unit: metric.unit, passed: false, detail: "",
                               measured: nil, limit: 0, excess: nil, baseline: row?.meanA, candidate: row?.meanB,
                               interval: nil, confidence: nil, count: row?.pairs ?? 0)
-        guard let row, row.pairs > 0, let meanA = row.meanA, let meanB = row.meanB, let difference = row.difference else {
+        guard let row, row.pairs > 0, let meanA = row.meanA, row.meanB != nil, row.difference != nil else {
             check.detail = "not measured in any pair of runs"
             return check
         }
-        let u = unitSuffix(metric.unit)
-        let d = Comparison.decimals(showing: [meanA, meanB, difference], atLeast: metric.decimals)
-        func f(_ x: Double) -> String { TextTable.fixed(x, d) }
         switch rule.bound {
-        case .atMost(let limit), .atLeast(let limit):
-            let isMax = if case .atMost = rule.bound { true } else { false }
-            check.limit = limit
-            check.measured = meanB
-            check.passed = isMax ? meanB <= limit : meanB >= limit
-            if !check.passed { check.excess = Swift.abs(meanB - limit) }
-            check.detail = "candidate mean \(f(meanB))\(u), " + (check.passed ? "within" : "breaking") + " \(isMax ? "≤" : "≥") \(number(limit))\(u)"
-                + (check.excess.map { " by \(f($0))\(u)" } ?? "") + " (baseline \(f(meanA))\(u), \(row.pairs) pairs)"
-        case .regression, .relativeRegression:
-            let limit: Double
-            if case .relativeRegression(let share) = rule.bound { limit = share * Swift.abs(meanA) } else if case .regression(let amount) = rule.bound { limit = amount } else { limit = 0 }
-            let worse = metric.lowerIsBetter ? difference : -difference
-            check.limit = limit
-            check.measured = worse
-            check.confidence = rule.confidence
-            guard row.pairs >= 2, let low = row.ciLow, let high = row.ciHigh else {
-                check.detail = "needs at least two pairs of runs for an interval (has \(row.pairs))"
-                return check
-            }
-            let halfWidth = (high - low) / 2 * StudentT.halfWidthScale(confidence: rule.confidence, degreesOfFreedom: row.pairs - 1)
-            check.interval = (worse - halfWidth)...(worse + halfWidth)
-            let favourable = worse - halfWidth
-            check.passed = favourable <= limit
-            if !check.passed { check.excess = favourable - limit }
-            let level = percent(rule.confidence)
-            let e = Comparison.decimals(showing: [worse, halfWidth, limit], atLeast: metric.decimals)
-            func g(_ x: Double) -> String { TextTable.fixed(x, e) }
-            let worded = worse >= 0 ? "worse by \(g(worse))\(u)" : "better by \(g(-worse))\(u)"
-            check.detail = "candidate \(worded) than baseline (\(level) interval of how much worse: [\(g(worse - halfWidth)), \(g(worse + halfWidth))]\(u)), bound \(g(limit))\(u)"
-                + (check.excess.map { ": over it by at least \(g($0))\(u)" } ?? "")
-                + " (baseline \(f(meanA))\(u), candidate \(f(meanB))\(u), \(row.pairs) pairs)"
+        case .atMost(let limit): return checkMean(check, limit: limit, atMost: true, row: row, metric: metric)
+        case .atLeast(let limit): return checkMean(check, limit: limit, atMost: false, row: row, metric: metric)
+        case .regression(let amount): return checkRegression(check, limit: amount, rule: rule, row: row, metric: metric)
+        case .relativeRegression(let share):
+            return checkRegression(check, limit: share * Swift.abs(meanA), rule: rule, row: row, metric: metric)
         }
+    }
+
+    /// An absolute bound on the candidate's mean.
+    private static func checkMean(_ check: GateCheck, limit: Double, atMost: Bool, row: Comparison.Row, metric: RunMetric) -> GateCheck {
+        var check = check
+        let (meanA, meanB) = (row.meanA ?? 0, row.meanB ?? 0)
+        let u = unitSuffix(metric.unit)
+        let d = Comparison.decimals(showing: [meanA, meanB], atLeast: metric.decimals)
+        func f(_ x: Double) -> String { TextTable.fixed(x, d) }
+        check.limit = limit
+        check.measured = meanB
+        check.passed = atMost ? meanB <= limit : meanB >= limit
+        if !check.passed { check.excess = Swift.abs(meanB - limit) }
+        check.detail = "candidate mean \(f(meanB))\(u), \(check.passed ? "within" : "breaking") \(atMost ? "≤" : "≥") \(number(limit))\(u)"
+            + (check.excess.map { " by \(f($0))\(u)" } ?? "") + " (baseline \(f(meanA))\(u), \(row.pairs) pairs)"
+        return check
+    }
+
+    /// A bound on how much worse than the baseline the candidate is, judged on the
+    /// favourable end of the interval at the rule's confidence.
+    private static func checkRegression(_ check: GateCheck, limit: Double, rule: GateRule, row: Comparison.Row,
+                                        metric: RunMetric) -> GateCheck {
+        var check = check
+        let (meanA, meanB, difference) = (row.meanA ?? 0, row.meanB ?? 0, row.difference ?? 0)
+        let worse = metric.lowerIsBetter ? difference : -difference
+        check.limit = limit
+        check.measured = worse
+        check.confidence = rule.confidence
+        guard row.pairs >= 2, let low = row.ciLow, let high = row.ciHigh else {
+            check.detail = "needs at least two pairs of runs for an interval (has \(row.pairs))"
+            return check
+        }
+        let halfWidth = (high - low) / 2 * StudentT.halfWidthScale(confidence: rule.confidence, degreesOfFreedom: row.pairs - 1)
+        check.interval = (worse - halfWidth)...(worse + halfWidth)
+        check.passed = worse - halfWidth <= limit
+        if !check.passed { check.excess = worse - halfWidth - limit }
+        let u = unitSuffix(metric.unit)
+        let d = Comparison.decimals(showing: [meanA, meanB], atLeast: metric.decimals)
+        let e = Comparison.decimals(showing: [worse, halfWidth, limit], atLeast: metric.decimals)
+        func f(_ x: Double) -> String { TextTable.fixed(x, d) }
+        func g(_ x: Double) -> String { TextTable.fixed(x, e) }
+        let worded = worse >= 0 ? "\(g(worse))\(u) worse" : "\(g(-worse))\(u) better"
+        check.detail = "candidate \(worded) than the baseline (\(percent(rule.confidence)) interval of how much worse: "
+            + "[\(g(worse - halfWidth)), \(g(worse + halfWidth))]\(u)), bound \(g(limit))\(u)"
+            + (check.excess.map { ": over it by at least \(g($0))\(u)" } ?? "")
+            + " (baseline \(f(meanA))\(u), candidate \(f(meanB))\(u), \(row.pairs) pairs)"
         return check
     }
 
