@@ -29,7 +29,7 @@ COMMANDS:
 \(commands.map { "  " + commandColumn($0.spec.name) + $0.spec.abstract }.joined(separator: "\n"))
 
 Run 'keysim <command> --help' for a command's options; 'keysim --version' prints the version.
-Exit codes: 0 ok, 1 a checked budget failed, 2 bad input or usage.
+Exit codes: 0 ok, 1 a checked budget or gate failed, 2 bad input or usage.
 
 """
 

@@ -121,8 +121,8 @@ extension Gate {
         let e = Comparison.decimals(showing: [worse, halfWidth, limit], atLeast: metric.decimals)
         func f(_ x: Double) -> String { TextTable.fixed(x, d) }
         func g(_ x: Double) -> String { TextTable.fixed(x, e) }
-        let worded = worse >= 0 ? "\(g(worse))\(u) worse" : "\(g(-worse))\(u) better"
-        check.detail = "candidate \(worded) than the baseline (\(percent(rule.confidence)) interval of how much worse: "
+        let worded = worse > 0 ? "\(g(worse))\(u) worse than" : worse < 0 ? "\(g(-worse))\(u) better than" : "the same as"
+        check.detail = "candidate \(worded) the baseline (\(percent(rule.confidence)) interval of how much worse: "
             + "[\(g(worse - halfWidth)), \(g(worse + halfWidth))]\(u)), bound \(g(limit))\(u)"
             + (check.excess.map { ": over it by at least \(g($0))\(u)" } ?? "")
             + " (baseline \(f(meanA))\(u), candidate \(f(meanB))\(u), \(row.pairs) pairs)"
