@@ -21,42 +21,29 @@ final class CIWorkflowTests: XCTestCase {
         }
 
         let folder = try TemporaryFolder()
-        let passing = try script(out: folder.path("pass"), environment: ["GITHUB_STEP_SUMMARY": folder.path("step-summary.md")])
+        let passing = try script(out: folder.path("pass"), summary: folder.path("pass.md"))
         XCTAssertEqual(passing.status, 0, passing.stderr)
         XCTAssertTrue(passing.stdout.hasPrefix("keysim 0.1.0\n"), passing.stdout)
         let verdict = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder.path("pass/gate.json")))) as? [String: Any])
         XCTAssertEqual(verdict["passed"] as? Bool, true)
         XCTAssertLessThanOrEqual(try XCTUnwrap(verdict["replications"] as? Int), 20)
         XCTAssertTrue(FileManager.default.fileExists(atPath: folder.path("pass/junit.xml")))
-        XCTAssertTrue(try String(contentsOfFile: folder.path("step-summary.md"), encoding: .utf8).hasPrefix("### keysim gate ✅ passed"))
+        XCTAssertTrue(try String(contentsOfFile: folder.path("pass.md"), encoding: .utf8).hasPrefix("### keysim gate ✅ passed"))
 
-        let failing = try script(out: folder.path("fail"), arguments: ["scenarios/default.json5", "scenarios/checker-on-main.json5"])
+        let failing = try script(out: folder.path("fail"), summary: folder.path("fail.md"),
+                                 arguments: ["scenarios/default.json5", "scenarios/checker-on-main.json5"])
         XCTAssertEqual(failing.status, 1, failing.stderr)
         XCTAssertTrue(failing.stderr.contains("keysim gate: failed: "), failing.stderr)
         let junit = try String(contentsOfFile: folder.path("fail/junit.xml"), encoding: .utf8)
         XCTAssertTrue(junit.contains("<failure message="), junit)
-        XCTAssertTrue(try String(contentsOfFile: folder.path("fail/summary.md"), encoding: .utf8).contains("**FAIL**"))
+        XCTAssertTrue(try String(contentsOfFile: folder.path("fail.md"), encoding: .utf8).contains("**FAIL**"))
     }
 
-    func script(out: String, arguments: [String] = [], environment: [String: String] = [:]) throws -> KeysimProcess.Output {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["docs/ci/gate.sh"] + arguments
-        process.currentDirectoryURL = KeysimProcess.packageRoot
-        var variables = ProcessInfo.processInfo.environment
-        variables.removeValue(forKey: "GITHUB_STEP_SUMMARY")
-        variables["KEYSIM"] = KeysimProcess.executable.path
-        variables["KEYSIM_GATE_OUT"] = out
-        variables.merge(environment) { $1 }
-        process.environment = variables
-        let stdout = Pipe(), stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        let outData = stdout.fileHandleForReading.readDataToEndOfFile()
-        let errData = stderr.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return KeysimProcess.Output(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                                    stderr: String(decoding: errData, as: UTF8.self))
+    /// Runs the gate script as a CI job does, its summary going to `summary` as to
+    /// `$GITHUB_STEP_SUMMARY`.
+    func script(out: String, summary: String, arguments: [String] = []) throws -> KeysimProcess.Output {
+        try runKeysim(["docs/ci/gate.sh"] + arguments,
+                      environment: ["KEYSIM": KeysimProcess.executable.path, "KEYSIM_GATE_OUT": out, "GITHUB_STEP_SUMMARY": summary],
+                      executable: URL(fileURLWithPath: "/bin/sh"))
     }
 }

@@ -1,29 +1,15 @@
-import Foundation
-
 /// A rules file for `keysim gate --rules FILE`: a JSON5 object with a `gates` array, the
 /// same shape as a scenario's `gates` section.
 public enum GateRuleFile {
     /// Reads and validates the rules in `path`.
     /// - Throws: a `ConfigError` naming the file, line and column of the first problem.
     public static func load(path: String) throws(ConfigError) -> [GateRule] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            let reason = FileManager.default.fileExists(atPath: path) ? "cannot read the file" : "no such file"
-            throw ConfigError(file: path, line: 0, column: 0, path: "", message: reason)
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw ConfigError(file: path, line: 0, column: 0, path: "", message: "not valid UTF-8 text")
-        }
-        return try parse(text, path: path)
+        try parse(try ConfigFile.text(path), path: path)
     }
 
     /// Parses rules text; `path` locates errors.
     public static func parse(_ text: String, path: String) throws(ConfigError) -> [GateRule] {
-        let root: ConfigValue
-        do {
-            root = try JSON5Parser.parse(text)
-        } catch {
-            throw ConfigError(file: path, line: error.line, column: error.column, path: "", message: error.message)
-        }
+        let root = try ConfigFile.parse(text, path: path)
         var top = try ConfigReader(root, path: "", file: path)
         let rules = try top.required("gates", GateRule.rules(config:))
         try top.finish()
