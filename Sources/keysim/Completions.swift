@@ -123,9 +123,10 @@ struct CommandTree {
 
     func zsh() -> String {
         func quoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        // Brackets close an option's description in `_arguments`; a colon after the first one
+        // is part of the description in both `_arguments` and `_describe`.
         func described(_ text: String) -> String {
             text.replacingOccurrences(of: "[", with: "(").replacingOccurrences(of: "]", with: ")")
-                .replacingOccurrences(of: ":", with: "\\:")
         }
         func arguments(_ spec: CommandSpec, indent: String) -> String {
             var specs = spec.options.map { option -> String in
@@ -135,7 +136,7 @@ struct CommandTree {
             }
             specs.append(quoted("--help[Show this help.]"))
             specs.append(quoted("*:file:_files"))
-            return indent + "_arguments -s " + specs.joined(separator: " \\\n\(indent)    ")
+            return indent + "_arguments " + specs.joined(separator: " \\\n\(indent)    ")
         }
         var lines = [
             "#compdef keysim",

@@ -28,7 +28,8 @@ enum GateCommand {
         default 0.95) of how much worse the candidate is lies above the bound. Every latency
         budget of the candidate is checked too: it fails when the candidate breaks it and the
         baseline keeps it. Exit codes: 0 every check holds, 1 a check failed (each is named with
-        its figures), 2 bad input. See docs/ci.md.
+        its figures), 2 bad input. There is no --shard: the verdict needs every pair. See
+        docs/ci.md.
         """
     )
 

@@ -57,6 +57,16 @@ final class CompletionsTests: XCTestCase {
         shellCheck.waitUntilExit()
         XCTAssertEqual(String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self), "--junit\n")
 
+        // Where zsh and fish are installed, their scripts parse, and fish completes an option.
+        for (shell, check) in [("zsh", "zsh -n SCRIPT && echo ok"), ("fish", "fish -c 'source SCRIPT; complete -C \"keysim gate --ju\"'")] {
+            guard let path = ["/usr/bin/\(shell)", "/bin/\(shell)"].first(where: FileManager.default.isExecutableFile) else { continue }
+            let script = try folder.write("keysim.\(shell)", try runKeysim(["completions", shell]).stdout)
+            let result = try runKeysim(["-c", check.replacingOccurrences(of: "SCRIPT", with: script)],
+                                       executable: URL(fileURLWithPath: "/bin/sh"))
+            XCTAssertEqual(result.status, 0, "\(path): \(result.stderr)")
+            XCTAssertTrue(result.stdout.hasPrefix(shell == "zsh" ? "ok" : "--junit"), "\(shell): \(result.stdout)")
+        }
+
         let bad = try runKeysim(["completions", "tcsh"])
         XCTAssertEqual(bad.status, 2)
         XCTAssertTrue(bad.stderr.contains("unknown shell 'tcsh'; expected one of: bash, zsh, fish"), bad.stderr)
