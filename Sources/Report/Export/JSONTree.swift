@@ -61,6 +61,7 @@ public enum JSONTree: Sendable, Equatable {
         }
     }
 
+    /// Two documents are equal when they render to the same text (objects keep member order).
     public static func == (lhs: JSONTree, rhs: JSONTree) -> Bool { lhs.rendered() == rhs.rendered() }
 }
 

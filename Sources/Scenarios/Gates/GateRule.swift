@@ -18,14 +18,6 @@ public struct GateRule: Sendable, Equatable {
         /// The candidate is no worse than the baseline by more than this share of the
         /// baseline's mean (0.05 for 5 %).
         case relativeRegression(Double)
-
-        /// Whether the rule compares the candidate with the baseline.
-        public var isRegression: Bool {
-            switch self {
-            case .regression, .relativeRegression: true
-            case .atMost, .atLeast: false
-            }
-        }
     }
 
     /// The metric's name (`key_latency_p99_ms`).
