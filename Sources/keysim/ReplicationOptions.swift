@@ -33,6 +33,9 @@ enum ReplicationOptions {
             for name in ["max-replications", "precision"] where arguments.value(name) != nil {
                 throw UsageError(command: command, message: "--\(name) goes with --replications auto")
             }
+            if let text = arguments.value("replications"), Int(text) == nil {
+                throw UsageError(command: command, message: "--replications must be a whole number from 1 to \(Scenario.replicationsMax) or auto, not '\(text)'")
+            }
             return .fixed(try arguments.integer("replications", in: 1...Scenario.replicationsMax))
         }
         let maximum = try arguments.integer("max-replications", in: 2...Scenario.replicationsMax) ?? ReplicationPlan.defaultMaximum

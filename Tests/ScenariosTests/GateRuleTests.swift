@@ -46,6 +46,8 @@ final class GateRuleTests: XCTestCase {
             ("gates: [ { metric: 'x', maxRegression: -1 } ]", "gates[0].maxRegression: must not be negative"),
             ("gates: [ { metric: 'x', maxRegression: '-5%' } ]", "gates[0].maxRegression: expected a number in the metric's unit or a percentage"),
             ("gates: [ { metric: 'x', max: 'ten' } ]", "gates[0].max: expected a number, found a string"),
+            ("gates: [ { metric: 'x', maks: 10 } ]", "gates[0].maks: unknown field 'maks'; known fields: confidence, max, maxRegression, metric, min, name"),
+            ("gates: [ { metric: 'x' } ]", "gates[0]: needs a bound: max, min or maxRegression"),
         ]
         for (field, message) in cases {
             let path = try fixture.write("bad.json5", "{ traces: ['trace.jsonl'], \(field) }")
