@@ -160,6 +160,23 @@ final class GateCommandTests: XCTestCase {
         XCTAssertTrue(text.stdout.contains("seed 42, 6 replication(s) × 1 trace(s)\nreplications auto: stopped at the maximum 6 (rounds 5, 6); still wider than 1%: "), text.stdout)
     }
 
+    func testSweepWithAutoReplicationsHoldsEveryPointsAxesToThePrecision() throws {
+        let folder = try TemporaryFolder()
+        let result = try runKeysim(["sweep", "scenarios/default.json5", "--set", "debounce.otherwiseMs=500,2000",
+                                    "--set", "traces=[\"../traces/fast-typist.jsonl\"]", "--replications", "auto",
+                                    "--max-replications", "6", "--precision", "0.0001", "--json", "--db", folder.path("s.sqlite")])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let search = try XCTUnwrap(object["replicationSearch"] as? [String: Any])
+        XCTAssertEqual(search["rounds"] as? [Int], [5, 6])
+        XCTAssertEqual(search["reachedTarget"] as? Bool, false)
+        let imprecise = try XCTUnwrap(search["imprecise"] as? [String])
+        XCTAssertFalse(imprecise.isEmpty)
+        XCTAssertTrue(Set(imprecise).isSubset(of: ["requests_per_100_words", "underline_verdict_mean_ms"]), "only the axes: \(imprecise)")
+        let points = try XCTUnwrap(object["points"] as? [[String: Any]])
+        XCTAssertEqual(points.map { $0["runs"] as? Int }, [6, 6])
+    }
+
     func testCompareSaysHowManyPairsWouldDetectADifference() throws {
         let folder = try TemporaryFolder()
         let result = try runKeysim(["compare"] + failingPair + ["--replications", "4", "--detect", "0.5ms", "--db", folder.path("c.sqlite")])
