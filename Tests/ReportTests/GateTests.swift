@@ -138,6 +138,12 @@ final class GateTests: XCTestCase {
         XCTAssertEqual(gate.checks[1].excess!, 0.75 - 0.36 - 0.25, accuracy: 1e-12)
         XCTAssertEqual(gate.checks[1].interval!.lowerBound, 0.39, accuracy: 1e-12)
         XCTAssertTrue(gate.checks[1].detail.hasSuffix("bound 0.25 ms: over it by at least 0.14 ms (baseline 8.00 ms, candidate 8.75 ms, 10 pairs)"), gate.checks[1].detail)
+        // 0.5 ms holds, but the interval [0.39, 1.11] does not rule it out: more pairs would tell.
+        let needed = try XCTUnwrap(gate.checks[2].pairsToDetectLimit)
+        XCTAssertGreaterThan(needed, 10)
+        XCTAssertTrue(gate.checks[2].detail.hasSuffix("; not ruled out: about \(needed) pairs would detect a difference of 0.50 ms"), gate.checks[2].detail)
+        XCTAssertGreaterThan(try XCTUnwrap(gate.checks[5].pairsToDetectLimit), 1000, "a bound of 1% of 6 under a spread of about 0.7")
+        XCTAssertNil(gate.checks[0].pairsToDetectLimit, "only regression bounds")
         // Higher is better: a fall of 0.06 (interval 0.05–0.07) is over 5 % of 0.46.
         XCTAssertEqual(gate.checks[3].measured!, 0.06, accuracy: 1e-12)
         XCTAssertEqual(gate.checks[3].limit, 0.023, accuracy: 1e-12)

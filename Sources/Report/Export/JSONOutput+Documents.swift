@@ -93,6 +93,7 @@ extension JSONOutput {
                 ("baseline", .number(check.baseline)), ("candidate", .number(check.candidate)),
                 ("intervalLow", .number(check.interval?.lowerBound)), ("intervalHigh", .number(check.interval?.upperBound)),
                 ("confidence", .number(check.confidence)), ("count", .integer(check.count)),
+                ("pairsToDetectLimit", check.pairsToDetectLimit.map { .integer($0) } ?? .null),
             ])
         })
     }

@@ -68,7 +68,7 @@ extension Gate {
         let name = rule.name ?? describe(rule, metric: metric)
         var check = GateCheck(kind: .rule, name: name, metric: metric.name, unit: metric.unit, passed: false, detail: "",
                               measured: nil, limit: 0, excess: nil, baseline: row?.meanA, candidate: row?.meanB,
-                              interval: nil, confidence: nil, count: row?.pairs ?? 0)
+                              interval: nil, confidence: nil, count: row?.pairs ?? 0, pairsToDetectLimit: nil)
         guard let row, row.pairs > 0, let meanA = row.meanA, row.meanB != nil, row.difference != nil else {
             check.detail = "not measured in any pair of runs"
             return check
@@ -126,6 +126,12 @@ extension Gate {
             + "[\(g(worse - halfWidth)), \(g(worse + halfWidth))]\(u)), bound \(g(limit))\(u)"
             + (check.excess.map { ": over it by at least \(g($0))\(u)" } ?? "")
             + " (baseline \(f(meanA))\(u), candidate \(f(meanB))\(u), \(row.pairs) pairs)"
+        // A pass whose interval reaches past the bound did not rule the regression out: say
+        // how many pairs would detect a difference of the bound's size.
+        if check.passed, worse + halfWidth > limit, limit > 0, let needed = row.pairsToDetect(limit), needed > row.pairs {
+            check.pairsToDetectLimit = needed
+            check.detail += "; not ruled out: about \(needed) pairs would detect a difference of \(g(limit))\(u)"
+        }
         return check
     }
 
@@ -137,7 +143,8 @@ extension Gate {
         var check = GateCheck(kind: .budget, name: name, metric: row.metric.rawValue, unit: "share",
                               passed: row.withinBudget || !baselineKeeps, detail: "", measured: row.shareOverBudget,
                               limit: budget.allowedShare, excess: nil, baseline: baseline.map(\.shareOverBudget),
-                              candidate: row.shareOverBudget, interval: nil, confidence: nil, count: row.summary.count)
+                              candidate: row.shareOverBudget, interval: nil, confidence: nil, count: row.summary.count,
+                              pairsToDetectLimit: nil)
         if !check.passed { check.excess = row.shareOverBudget - budget.allowedShare }
         let over = "\(TextTable.percent(row.shareOverBudget)) of \(row.summary.count) over \(limitMs) ms"
         let base = baseline.map { " (baseline \(TextTable.percent($0.shareOverBudget)))" } ?? ""

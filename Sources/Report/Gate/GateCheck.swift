@@ -39,4 +39,8 @@ public struct GateCheck: Sendable, Equatable {
     public var confidence: Double?
     /// Pairs of runs (rules) or samples of the candidate (budgets) behind the figures.
     public var count: Int
+    /// For a regression bound that held without ruling the regression out (the interval
+    /// reaches past the bound): the pairs a paired t-test would need to detect a difference
+    /// of the bound's size with 80 % power.
+    public var pairsToDetectLimit: Int?
 }
