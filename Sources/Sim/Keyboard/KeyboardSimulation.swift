@@ -117,15 +117,10 @@ public struct KeyboardSimulation {
         sink.record(.extensionLifecycle(.totals(process.totals)))
         underlines.finish(io: &io, sink: &sink)
         precondition(isIdle, "work left behind at the end of the replication")
-        let counters = underlines.counters
         return ReplicationSummary(endTime: io.now, eventsProcessed: io.engine.eventsProcessed, edits: io.editsTouched,
                                   requests: cloud.requestsSent, words: io.text.wordCount, characters: io.text.count,
                                   threadBusy: io.threads.map { ThreadBusy(name: $0.config.name, busy: $0.busyTime) },
-                                  counters: .init(checksOfVanishedWords: counters.checksOfVanishedWords,
-                                                  reflaggedWords: counters.reflaggedWords,
-                                                  acceptancesWithoutChip: counters.acceptancesWithoutChip,
-                                                  acceptancesWithoutFix: counters.acceptancesWithoutFix,
-                                                  errorWordsFinished: counters.errorWordsFinished),
+                                  counters: underlines.counters,
                                   typingQuality: quality?.finish(finalText: io.text, keystrokes: io.editsTouched))
     }
 

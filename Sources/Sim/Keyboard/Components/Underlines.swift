@@ -49,15 +49,6 @@ struct Underlines: KeyboardComponent {
         var open = true
     }
 
-    /// Events worth counting that have no record of their own.
-    struct Counters {
-        var checksOfVanishedWords = 0
-        var reflaggedWords = 0
-        var acceptancesWithoutChip = 0
-        var acceptancesWithoutFix = 0
-        /// Finished words that were errors (checked by the local checker): recall's denominator.
-        var errorWordsFinished = 0
-    }
 
     private let checker: CheckerConfig
     private let config: UnderlineConfig
@@ -79,7 +70,8 @@ struct Underlines: KeyboardComponent {
     /// Checks and chip drawings submitted and not yet finished or lost.
     private(set) var checksInFlight = 0
     private(set) var drawsInFlight = 0
-    private(set) var counters = Counters()
+    /// Events worth counting that have no record of their own.
+    private(set) var counters = ReplicationSummary.Counters()
 
     init(config: KeyboardConfig, intendedText: String?, stream: (String) -> RandomStream) {
         checker = config.checker
