@@ -54,7 +54,7 @@ final class TraceCommandTests: XCTestCase {
             ("fit", ["OVERVIEW: Fit a typist profile", "USAGE: keysim trace fit <trace>... --out FILE", "  --factor <N>", "Kolmogorov-Smirnov"]),
             ("compare", ["OVERVIEW: Put two traces' typing figures side by side", "USAGE: keysim trace compare <a> <b>"]),
             ("anonymize", ["OVERVIEW: Replace every letter and digit", "USAGE: keysim trace anonymize <in> <out> --seed S", "Keep it secret."]),
-            ("import", ["OVERVIEW: Convert keystroke files", "USAGE: keysim trace import --format aalto136m <file>... [--out-dir DIR] [--zstd]",
+            ("import", ["OVERVIEW: Convert keystroke files", "USAGE: keysim trace import --format aalto136m|typing37k <file>... [--out-dir DIR] [--zstd]",
                         "  --format <NAME>", "  --out-dir <DIR>", "  --zstd"]),
         ]
         for (name, fragments) in expected {
@@ -103,8 +103,8 @@ final class TraceCommandTests: XCTestCase {
             (["trace", "anonymize", "a.jsonl", "--seed", "1"], ["keysim trace anonymize: error: missing <in> and <out>"]),
             (["trace", "anonymize", "a.jsonl", "b.jsonl"], ["keysim trace anonymize: error: missing --seed <S>"]),
             (["trace", "anonymize", "a.jsonl", "b.csv", "--seed", "1"], ["<out> must name a .jsonl or .jsonl.zst file, not 'b.csv'"]),
-            (["trace", "import", "x.txt"], ["keysim trace import: error: missing --format <NAME> (aalto136m)"]),
-            (["trace", "import", "--format", "csv", "x.txt"], ["unknown --format 'csv' (expected aalto136m)"]),
+            (["trace", "import", "x.txt"], ["keysim trace import: error: missing --format <NAME> (aalto136m or typing37k)"]),
+            (["trace", "import", "--format", "csv", "x.txt"], ["unknown --format 'csv' (expected aalto136m or typing37k)"]),
             (["trace", "import", "--format", "aalto136m"], ["keysim trace import: error: missing <file>"]),
             (["trace", "import", "--format", "aalto136m", "--out-dir", "/nonexistent/dir", "x.txt"], ["--out-dir '/nonexistent/dir' is not an existing folder"]),
         ]
@@ -354,7 +354,7 @@ final class TraceCommandTests: XCTestCase {
         let result = try KeysimProcess.run(["trace", "import", "--format", "aalto136m", "--out-dir", outDir, "--zstd", input, broken])
         XCTAssertEqual(result.status, 2, "one file was malformed")
         XCTAssertEqual(result.stdout, """
-        \(outDir)/7_keystrokes.jsonl.zst: 2 sections, 13 keystrokes, 15 events; 1 of 2 do not rebuild USER_INPUT; ignored keys: SHIFT 2
+        \(outDir)/7_keystrokes.jsonl.zst: 2 sections, 13 keystrokes, 17 events; 1 of 2 do not rebuild USER_INPUT; ignored keys: SHIFT 2
         imported 1 of 2 files: 2 sections, 1 do not rebuild USER_INPUT
 
         """)
@@ -371,6 +371,9 @@ final class TraceCommandTests: XCTestCase {
         XCTAssertEqual(object["durationMs"] as? Double, 9_430)
         XCTAssertEqual(object["keyTaps"] as? Int, 10)
         XCTAssertEqual(object["backspaceTaps"] as? Int, 1)
+        XCTAssertEqual(object["fields"] as? Int, 2, "each section a field of its own")
+        XCTAssertEqual(object["words"] as? Int, 3, "\"Hi all\" and \"Bye\", not glued together")
+        XCTAssertEqual(object["wordErrorsLeft"] as? Int, 0)
     }
 
     // MARK: Memory

@@ -112,7 +112,8 @@ public struct TypistFitter: Sendable {
             if walk.hiddenSinceEdit { hiddenBoundaries += 1 }
         }
         if let show = walk.showSince {
-            append(.messageStart, (t - show).nanoseconds)
+            // An importer puts the show at the first key: zero says nothing about the start.
+            if t > show { append(.messageStart, (t - show).nanoseconds) }
         } else if let clear = walk.clearSince {
             gaps.append((t - clear).nanoseconds)
         } else if let previous = walk.previousEdit, let last = walk.lastEditTime, !walk.hiddenSinceEdit {
