@@ -81,18 +81,8 @@ extension TypistProfile {
         let messages = try top.required("messages") { (field) throws(ConfigError) -> Messages in
             var reader = try field.object()
             let perLine = try reader.required("perLine") { f throws(ConfigError) in try f.bool() }
-            let send = try reader.required("sendDelay") { (field) throws(ConfigError) -> Interval in
-                var interval = try field.object()
-                let value = try readInterval(&interval)
-                try interval.finish()
-                return value
-            }
-            let gap = try reader.required("gap") { (field) throws(ConfigError) -> Interval in
-                var interval = try field.object()
-                let value = try readInterval(&interval)
-                try interval.finish()
-                return value
-            }
+            let send = try reader.required("sendDelay", intervalObject)
+            let gap = try reader.required("gap", intervalObject)
             let hide = try reader.required("hideProbability") { f throws(ConfigError) in try f.probability() }
             try reader.finish()
             return Messages(perLine: perLine, sendDelay: send, gap: gap, hideProbability: hide)
@@ -109,6 +99,14 @@ extension TypistProfile {
                              messages: messages, suggestions: suggestions, touchSpreadPoints: spread, language: language)
     }
 
+    /// An object that is an interval and nothing else.
+    private static func intervalObject(_ field: ConfigField) throws(ConfigError) -> Interval {
+        var reader = try field.object()
+        let value = try readInterval(&reader)
+        try reader.finish()
+        return value
+    }
+
     private static func readInterval(_ reader: inout ConfigReader) throws(ConfigError) -> Interval {
         let median = try reader.required("medianMs") { f throws(ConfigError) in try f.number(in: 1...600_000) }
         let sigma = try reader.required("sigma") { f throws(ConfigError) in try f.number(in: 0...3) }
@@ -123,9 +121,9 @@ extension TypistProfile {
         }
         func interval(_ i: Interval) -> String { "medianMs: \(number(i.medianMs)), sigma: \(number(i.sigma))" }
         var lines = ["// keysim typist profile: see \"Typist profiles\" in docs/trace-format.md.", "{"]
-        lines.append("  name: \(Self.quoted(name)),")
-        lines.append("  source: \(Self.quoted(source)),")
-        lines.append("  language: \(Self.quoted(language)),")
+        lines.append("  name: \(TraceLineEncoder.jsonString(name)),")
+        lines.append("  source: \(TraceLineEncoder.jsonString(source)),")
+        lines.append("  language: \(TraceLineEncoder.jsonString(language)),")
         lines.append("  touchSpreadPoints: \(number(touchSpreadPoints)),")
         lines.append("  // The interval before a tap, by context: lognormal (median, σ of the log) cut at")
         lines.append("  // pauses.thresholdMs, or a pause with probability pauseProbability.")
@@ -147,20 +145,5 @@ extension TypistProfile {
         lines.append("  suggestions: { pickRate: \(number(suggestions.pickRate)), minimumLength: \(suggestions.minimumLength) },")
         lines.append("}")
         return lines.joined(separator: "\n") + "\n"
-    }
-
-    /// A JSON string literal.
-    static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case _ where scalar.value < 0x20: result += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
     }
 }
