@@ -1,0 +1,67 @@
+import Foundation
+@testable import Report
+import XCTest
+
+/// Reports written by several processes at once, and by a process killed mid-write.
+final class ReportSafetyTests: XCTestCase {
+    /// A scenario over the first lines of the bundled English trace: a run takes a blink.
+    static func smallScenario(in folder: TemporaryFolder, lines: Int = 60, replications: Int = 1) throws -> String {
+        let trace = try String(contentsOf: KeysimProcess.packageRoot.appendingPathComponent("traces/english-typing.jsonl"), encoding: .utf8)
+        try folder.write("small.jsonl", trace.split(separator: "\n").prefix(lines).joined(separator: "\n") + "\n")
+        return try folder.write("small.json5", """
+            { name: "small", seed: 3, replications: \(replications), traces: ["small.jsonl"] }
+            """)
+    }
+
+    func testConcurrentWritersOnAMissingReportAllLand() throws {
+        let folder = try TemporaryFolder()
+        let scenario = try Self.smallScenario(in: folder)
+        let writers = 4
+        for trial in 0..<10 {
+            let db = folder.path("r\(trial).sqlite")
+            let processes = try (0..<writers).map { _ -> Process in
+                let process = Process()
+                process.executableURL = KeysimProcess.executable
+                process.arguments = ["run", scenario, "--db", db, "--jobs", "1"]
+                process.standardOutput = FileHandle.nullDevice
+                process.standardError = FileHandle.nullDevice
+                try process.run()
+                return process
+            }
+            for process in processes { process.waitUntilExit() }
+            XCTAssertEqual(processes.map(\.terminationStatus), Array(repeating: 0, count: writers), "trial \(trial)")
+            let database = try Database(path: db, readOnly: true)
+            XCTAssertEqual(try database.query("SELECT COUNT(*) FROM batches")[0][0].integerValue, Int64(writers), "trial \(trial)")
+            XCTAssertEqual(try database.query("PRAGMA integrity_check")[0][0].textValue, "ok")
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.contains("keysim-new") }
+            XCTAssertEqual(leftovers, [], "private files left behind")
+        }
+    }
+
+    func testKillNineDuringAWriteKeepsEveryEarlierBatch() throws {
+        let folder = try TemporaryFolder()
+        let scenario = try Self.smallScenario(in: folder, lines: 4000, replications: 1)
+        let db = folder.path("r.sqlite")
+        let first = try KeysimProcess.run(["run", scenario, "--db", db])
+        XCTAssertEqual(first.status, 0, first.stderr)
+        for delayMs in [150, 400, 800] {
+            let process = Process()
+            process.executableURL = KeysimProcess.executable
+            process.arguments = ["run", scenario, "--db", db, "--replications", "40", "--jobs", "2"]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            usleep(useconds_t(delayMs * 1000))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            let database = try Database(path: db, readOnly: true)
+            XCTAssertEqual(try database.query("PRAGMA integrity_check")[0][0].textValue, "ok", "killed after \(delayMs) ms")
+            let runs = try database.query("SELECT b.batch_id, COUNT(r.run_id), b.replications FROM batches b JOIN runs r USING (batch_id) GROUP BY b.batch_id ORDER BY b.batch_id")
+            XCTAssertGreaterThanOrEqual(runs.count, 1)
+            XCTAssertEqual(runs.first?[1].integerValue, 1, "the first batch is intact")
+            for row in runs { XCTAssertEqual(row[1], row[2], "a batch is wholly in the report or not at all") }
+        }
+        let report = try KeysimProcess.run(["report", db, "--format", "md"])
+        XCTAssertEqual(report.status, 0, report.stderr)
+    }
+}
