@@ -127,6 +127,7 @@ public enum ScenarioLoader {
         try o.optional("memory") { f throws(ConfigError) in try ExtensionConfigReader.readMemory(f, into: &keyboard.memory) }
         try o.optional("languages") { f throws(ConfigError) in try ExtensionConfigReader.readLanguages(f, into: &keyboard.languages) }
         try o.optional("token") { f throws(ConfigError) in try ExtensionConfigReader.readToken(f, into: &keyboard.token) }
+        try o.optional("limits") { f throws(ConfigError) in keyboard.limits = try readLimits(f) }
         try o.finish()
         return Scenario(name: name, description: description, path: path, seed: seed, replications: replications,
                         traces: traces, policy: policy, policyNames: policyNames, keyboard: keyboard, resolvedConfig: root)
@@ -152,6 +153,23 @@ public enum ScenarioLoader {
         }
         let joined = parts.filter { !$0.isEmpty }.joined(separator: "/")
         return isAbsolute ? "/" + joined : (joined.isEmpty ? "." : joined)
+    }
+
+    /// Reads `limits: {simulatedHoursMax: 720, eventsMax: 200000000}`: how far one
+    /// replication may run before it stops with an error.
+    private static func readLimits(_ field: ConfigField) throws(ConfigError) -> RunLimits {
+        var l = try field.object()
+        var limits = RunLimits()
+        if let hours = try l.optional("simulatedHoursMax", { x throws(ConfigError) in
+            try x.integer(in: 1...RunLimits.simulatedHoursMaxLimit)
+        }) {
+            limits.simulatedTimeMax = SimTime(nanoseconds: Int64(hours) * 3_600_000_000_000)
+        }
+        if let events = try l.optional("eventsMax", { x throws(ConfigError) in try x.integer(in: 1...(1 << 40)) }) {
+            limits.eventsMax = events
+        }
+        try l.finish()
+        return limits
     }
 
     private static func readKeyboard(_ field: ConfigField, into keyboard: inout KeyboardConfig) throws(ConfigError) {

@@ -196,6 +196,7 @@ public struct KeyboardSimulation {
         acceptance = stream("user.acceptance")
         channel = NetworkChannel(config: config.network, switches: stream("network.state"))
         debouncer = Debouncer(config.debounce)
+        engine.limits = config.limits
         touchModel = TouchModel(config.touch)
         hasTouchModel = touchModel != nil
         dictation = DictationModel(config: config.dictation, seed: seed, replication: replication, streamPrefix: "trace\(trace)/")
@@ -267,6 +268,7 @@ public struct KeyboardSimulation {
                 handleLifecycle(lifecycleEvent, into: &sink)
             }
         }
+        if let limit = engine.limitReached { throw limit }
         sink.record(.extensionLifecycle(.totals(ext.totals)))
         for id in chips.keys.sorted() { closeChip(id, outcome: .open, into: &sink) }
         precondition(threads.allSatisfy(\.isIdle) && contexts.isEmpty && texts.isEmpty && requests.isEmpty && dictation.isIdle
