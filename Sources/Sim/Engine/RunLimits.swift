@@ -35,6 +35,8 @@ public struct RunLimitError: Error, Sendable, Equatable, CustomStringConvertible
         case simulatedTime(SimTime)
         /// `RunLimits.eventsMax` events were processed.
         case events(Int)
+        /// More tasks than the thread's limit waited at once.
+        case queuedTasks(thread: String, limit: Int)
     }
 
     /// The limit reached.
@@ -62,6 +64,9 @@ public struct RunLimitError: Error, Sendable, Equatable, CustomStringConvertible
         case .events(let max):
             return "the replication passed its limit of \(max) events (at \(at) of simulated time): "
                 + "something schedules work without end; raise limits.eventsMax if the trace is really that long"
+        case .queuedTasks(let thread, let max):
+            return "more than \(max) tasks waited at once on the \(thread) thread (at \(at) of simulated time): "
+                + "the trace holds more work at one time than a keyboard could queue, or a cost is far too large"
         }
     }
 }

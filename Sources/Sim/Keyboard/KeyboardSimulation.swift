@@ -243,6 +243,7 @@ public struct KeyboardSimulation {
                     reservation = nil
                 }
                 try handle(traceEvent, into: &sink)
+                try checkQueues()
                 if reservation == nil {
                     // The trace is over: a dictation session closes now rather than at its idle timeout.
                     apply(dictation.finish(at: engine.now), into: &sink)
