@@ -14,24 +14,23 @@ public enum ScenarioLoader {
         public init(path: String, value: ConfigValue) { self.path = path; self.value = value }
     }
 
+    /// The largest scenario (or lexicon) file read: 64 MiB.
+    public static let scenarioBytesMax: Int64 = 64 << 20
+
     /// Loads and validates a scenario file.
     /// - Parameters:
     ///   - path: the file, as the user named it (errors repeat it).
     ///   - policy: the name of a policy in the file's `policies` object, applied over the base.
     ///   - overrides: `--set` values applied last.
     public static func load(path: String, policy: String? = nil, overrides: [Override] = []) throws(ConfigError) -> Scenario {
-        let text: String
+        let bytes: [UInt8]
         do {
-            let data = try Data(contentsOf: URL(fileURLWithPath: path))
-            guard let decoded = String(data: data, encoding: .utf8) else {
-                throw ConfigError(file: path, line: 0, column: 0, path: "", message: "not valid UTF-8 text")
-            }
-            text = decoded
-        } catch let error as ConfigError {
-            throw error
+            bytes = try FileByteSource.readAll(path: path, bytesMax: scenarioBytesMax)
         } catch {
-            let reason = FileManager.default.fileExists(atPath: path) ? "cannot read the file" : "no such file"
-            throw ConfigError(file: path, line: 0, column: 0, path: "", message: reason)
+            throw ConfigError(file: path, line: 0, column: 0, path: "", message: error.message)
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw ConfigError(file: path, line: 0, column: 0, path: "", message: "not valid UTF-8 text")
         }
         return try parse(text, path: path, policy: policy, overrides: overrides)
     }
@@ -97,9 +96,12 @@ public enum ScenarioLoader {
             let list = try f.array { t throws(ConfigError) -> String in
                 let relative = try t.string()
                 let resolved = resolve(relative, besides: path)
-                guard FileManager.default.fileExists(atPath: resolved) else {
+                var isDirectory: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory) else {
                     throw t.error("trace file not found: \(resolved)")
                 }
+                if isDirectory.boolValue { throw t.error("\(resolved) is a directory, not a trace file") }
+                if let kind = SystemCalls.nonRegularKind(atPath: resolved) { throw t.error("\(resolved) is a \(kind), not a trace file") }
                 return resolved
             }
             guard !list.isEmpty else { throw f.error("needs at least one trace") }
@@ -222,7 +224,8 @@ public enum ScenarioLoader {
         if let rate = try c.optional("falsePositiveRate", { x throws(ConfigError) in try x.probability() }) { checker.falsePositiveRate = rate }
         try c.optional("lexicon") { x throws(ConfigError) in
             let path = resolve(try x.string(), besides: scenarioPath)
-            guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            guard let bytes = try? FileByteSource.readAll(path: path, bytesMax: scenarioBytesMax),
+                  let text = String(validating: bytes, as: UTF8.self) else {
                 throw x.error("cannot read lexicon file \(path)")
             }
             checker.lexicon = Set(text.split(whereSeparator: \.isNewline).compactMap { line in
