@@ -65,3 +65,50 @@ final class ReportSafetyTests: XCTestCase {
         XCTAssertEqual(report.status, 0, report.stderr)
     }
 }
+
+/// `keysim report` never harms the report it reads.
+final class ReportReadingSafetyTests: XCTestCase {
+    func testAnExportOntoTheReportItselfIsRefused() throws {
+        let folder = try TemporaryFolder()
+        let scenario = try ReportSafetyTests.smallScenario(in: folder)
+        let db = folder.path("r.sqlite")
+        XCTAssertEqual(try KeysimProcess.run(["run", scenario, "--db", db]).status, 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: db))
+        try FileManager.default.createSymbolicLink(atPath: folder.path("link.sqlite"), withDestinationPath: db)
+        for (format, out) in [("html", db), ("md", db), ("json", folder.path("link.sqlite")), ("md", db + "-wal")] {
+            let result = try KeysimProcess.run(["report", db, "--format", format, "--out", out])
+            XCTAssertEqual(result.status, 2, "\(format) onto \(out): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains("is the report itself"), result.stderr)
+        }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: db)), before, "the report is unchanged")
+        XCTAssertEqual(try KeysimProcess.run(["report", db, "--out", folder.path("r.md")]).status, 0)
+    }
+
+    func testAReportInAFolderTheUserCannotWriteCanBeRead() throws {
+        let folder = try TemporaryFolder()
+        let scenario = try ReportSafetyTests.smallScenario(in: folder)
+        let sealed = folder.path("sealed")
+        try FileManager.default.createDirectory(atPath: sealed, withIntermediateDirectories: false)
+        let db = sealed + "/r.sqlite"
+        XCTAssertEqual(try KeysimProcess.run(["run", scenario, "--db", db]).status, 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: db + "-wal"))
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: sealed)
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: db)
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: sealed) }
+        // Root writes anywhere: read as nobody, as a user without write access would.
+        let asOther = getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
+        let process = Process()
+        process.executableURL = asOther ? URL(fileURLWithPath: "/usr/bin/setpriv") : KeysimProcess.executable
+        process.arguments = (asOther ? ["--reuid=65534", "--regid=65534", "--clear-groups", KeysimProcess.executable.path] : [])
+            + ["report", db, "--format", "md"]
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, stderr)
+        XCTAssertTrue(stdout.hasPrefix("# keysim report"), stdout)
+    }
+}

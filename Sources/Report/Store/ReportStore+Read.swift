@@ -23,6 +23,21 @@ extension ReportStore {
     static func removeFiles(of path: String) {
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     }
+
+    /// Whether `other` names the report at `path` or one of its `-wal` and `-shm` files:
+    /// the same device and inode when both exist (hard and symbolic links included), the
+    /// same resolved path otherwise.
+    public static func isPart(of path: String, _ other: String) -> Bool {
+        ["", "-wal", "-shm"].contains { sameFile(path + $0, other) }
+    }
+
+    /// Whether two paths name one file.
+    public static func sameFile(_ a: String, _ b: String) -> Bool {
+        var first = stat(), second = stat()
+        if stat(a, &first) == 0, stat(b, &second) == 0 { return first.st_dev == second.st_dev && first.st_ino == second.st_ino }
+        func resolved(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path }
+        return resolved(a) == resolved(b)
+    }
 }
 
 /// What an export includes.
