@@ -57,13 +57,27 @@ public enum ScenarioLoader {
             resolved = resolved.merging(overlay.value)
         }
         for override in overrides {
-            let keys = override.path.split(separator: ".").map(String.init)
+            let keys = override.path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
             guard !keys.isEmpty, !keys.contains(where: \.isEmpty) else {
                 throw ConfigError(file: path, line: 0, column: 0, path: override.path, message: "not a field path")
             }
             resolved = resolved.setting(keys[...], to: override.value)
         }
-        return try decode(resolved, path: path, policy: policy, policyNames: policies.map(\.key).sorted())
+        let scenario = try decode(resolved, path: path, policy: policy, policyNames: policies.map(\.key).sorted())
+        // Every other policy is checked too, so that a misspelt field inside one is reported
+        // now rather than on the day that policy is run. (The base is checked with or
+        // without a policy: `decode` above saw every field the policy does not override.)
+        for other in policies where other.key != policy {
+            // As the file writes it: `--set` values are for the policy being run.
+            do {
+                _ = try decode(root.merging(other.value), path: path, policy: other.key, policyNames: [])
+            } catch {
+                var inPolicy = error
+                inPolicy.path = "policies.\(other.key)" + (error.path.isEmpty ? "" : ".\(error.path)")
+                throw inPolicy
+            }
+        }
+        return scenario
     }
 
     private static func readPolicies(_ root: ConfigValue, file: String) throws(ConfigError) -> [ConfigValue.Member] {
@@ -88,7 +102,7 @@ public enum ScenarioLoader {
         let baseName = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         let name = try o.optional("name") { f throws(ConfigError) in try f.string() } ?? baseName
         let description = try o.optional("description") { f throws(ConfigError) in try f.string() } ?? ""
-        let seed = try o.optional("seed") { f throws(ConfigError) in UInt64(try f.integer(in: 0...Int(Int64.max))) } ?? 1
+        let seed = try o.optional("seed") { f throws(ConfigError) in UInt64(try f.integer64(in: 0...Int64.max)) } ?? 1
         let replications = try o.optional("replications") { f throws(ConfigError) in
             try f.integer(in: 1...Scenario.replicationsMax)
         } ?? 10
