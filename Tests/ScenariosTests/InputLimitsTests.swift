@@ -91,3 +91,21 @@ final class InputLimitsTests: XCTestCase {
         }
     }
 }
+
+/// A trace must not make keysim read audio outside the trace's own folder.
+final class TraceAudioPathTests: XCTestCase {
+    func testAudioPathsThatLeaveTheTraceFolderAreRefusedAtTheirColumn() throws {
+        for path in ["../secret.wav", "clips/../../x.wav", ".."] {
+            let line = #"{"t": 1, "type": "dictation.start", "audio": "\#(path)"}"#
+            var decoder = TraceLineDecoder()
+            XCTAssertThrowsError(try decoder.decodeEvent(line), path) { error in
+                let error = error as! TraceLineError
+                XCTAssertEqual(error.column, 46)
+                XCTAssertTrue(error.message.contains("must stay inside the trace's folder"), error.message)
+            }
+        }
+        var decoder = TraceLineDecoder()
+        XCTAssertEqual(try decoder.decodeEvent(#"{"t": 1, "type": "dictation.start", "audio": "clips/a..b.wav"}"#).kind,
+                       .dictationStart(audio: .wavFile(path: "clips/a..b.wav", transcript: nil)))
+    }
+}
