@@ -66,9 +66,7 @@ struct JobWriter {
     /// when another process published the report first (the batch is then still to write,
     /// into theirs) or the file system cannot link (the report is then made in place).
     private mutating func createAndPublish(_ body: (JobWriter, ReportStore, Int64?) throws -> Int64) throws -> Bool {
-        let url = URL(fileURLWithPath: reportPath)
-        let name = ".\(url.lastPathComponent).keysim-new-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let privatePath = url.deletingLastPathComponent().appendingPathComponent(name).path
+        let privatePath = ReportStore.privatePath(besides: reportPath)
         defer { ReportStore.removeFiles(of: privatePath) }
         let id: Int64
         do {
@@ -79,12 +77,7 @@ struct JobWriter {
         } catch let error as ReportError {
             throw ReportError(file: reportPath, message: error.message)
         }
-        if link(privatePath, reportPath) != 0 {
-            let code = errno
-            if code == EEXIST { return false }
-            if code == EPERM || code == ENOTSUP || code == EOPNOTSUPP || code == EXDEV || code == EMLINK { return false }
-            throw ReportError(file: reportPath, message: "cannot create the report (\(String(cString: strerror(code))))")
-        }
+        guard try ReportStore.publish(privatePath, at: reportPath) == .published else { return false }
         store = try ReportStore(path: reportPath, busyTimeoutMs: busyTimeoutMs)
         jobID = id
         return true
