@@ -112,3 +112,49 @@ final class ReportReadingSafetyTests: XCTestCase {
         XCTAssertTrue(stdout.hasPrefix("# keysim report"), stdout)
     }
 }
+
+/// A run on a nearly full disk either lands whole, with the report file complete on its own
+/// (the log folded in before the run says it is done), or fails with exit 2 and changes nothing.
+final class FullDiskTests: XCTestCase {
+    func testANearlyFullDiskNeverLeavesAReportThatNeedsItsLog() throws {
+        let folder = try TemporaryFolder()
+        let scenario = try ReportSafetyTests.smallScenario(in: folder, lines: 300)
+        let disk = folder.path("disk")
+        try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: false)
+        // A small file system of its own: only root may mount one.
+        let mount = Process()
+        mount.executableURL = URL(fileURLWithPath: "/bin/mount")
+        mount.arguments = ["-t", "tmpfs", "-o", "size=40m", "tmpfs", disk]
+        mount.standardError = FileHandle.nullDevice
+        guard getuid() == 0, (try? mount.run()) != nil, ({ mount.waitUntilExit(); return mount.terminationStatus == 0 })() else {
+            throw XCTSkip("needs root to mount a small tmpfs")
+        }
+        defer {
+            let umount = Process()
+            umount.executableURL = URL(fileURLWithPath: "/bin/umount")
+            umount.arguments = [disk]
+            try? umount.run()
+            umount.waitUntilExit()
+        }
+        let db = disk + "/r.sqlite"
+        XCTAssertEqual(try KeysimProcess.run(["run", scenario, "--db", db]).status, 0)
+        var batches: Int64 = 1
+        for spareKiB in [4000, 2000, 1200, 600, 300, 100] {
+            let filler = disk + "/filler"
+            let free = try FileManager.default.attributesOfFileSystem(forPath: disk)[.systemFreeSize] as? NSNumber
+            let freeKiB = (free?.intValue ?? 0) / 1024
+            FileManager.default.createFile(atPath: filler, contents: Data(count: max(0, freeKiB - spareKiB) * 1024))
+            let result = try KeysimProcess.run(["run", scenario, "--db", db, "--replications", "3"])
+            try FileManager.default.removeItem(atPath: filler)
+            XCTAssertTrue(result.status == 0 || result.status == 2, "spare \(spareKiB) KiB: exit \(result.status) \(result.stderr)")
+            if result.status == 2 { XCTAssertTrue(result.stderr.contains("disk full"), result.stderr) }
+            if result.status == 0 { batches += 1 }
+            // The main file alone, copied without its -wal, holds every batch that landed.
+            let alone = folder.path("alone-\(spareKiB).sqlite")
+            try FileManager.default.copyItem(atPath: db, toPath: alone)
+            let database = try Database(path: alone, readOnly: true)
+            XCTAssertEqual(try database.query("PRAGMA integrity_check")[0][0].textValue, "ok", "spare \(spareKiB) KiB")
+            XCTAssertEqual(try database.query("SELECT COUNT(*) FROM batches")[0][0].integerValue, batches, "spare \(spareKiB) KiB")
+        }
+    }
+}
