@@ -52,13 +52,10 @@ let package = Package(
     ]
 )
 
-// `make fuzz` only: libFuzzer targets, built with `-sanitize=fuzzer` (see README, "Fuzzing").
-// They have no `main` of their own, so they exist only when KEYSIM_FUZZ is set.
+// `make fuzz` only: the libFuzzer executable, built with `-sanitize=fuzzer` (see README,
+// "Developing"). It has no `main` of its own, so it exists only when KEYSIM_FUZZ is set.
 if ProcessInfo.processInfo.environment["KEYSIM_FUZZ"] != nil {
-    for name in ["FuzzJSON5", "FuzzTraceLine", "FuzzZstd", "FuzzWAV", "FuzzScenario"] {
-        package.targets.append(.executableTarget(
-            name: name, dependencies: ["FuzzHarness"], path: "Fuzz/\(name)",
-            swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
-    }
+    package.targets.append(.executableTarget(
+        name: "KeysimFuzz", dependencies: ["FuzzHarness"], path: "Fuzz/KeysimFuzz",
+        swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
 }
-

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make fuzz: builds keysim's libFuzzer targets and runs each for FUZZ_SECONDS seconds
+# make fuzz: builds keysim's libFuzzer executable (Fuzz/KeysimFuzz) and runs each of its targets for FUZZ_SECONDS seconds
 # (default 30) on a seed corpus made of the bundled files and Fuzz/regressions/. A crash
 # stops with the input saved under .build/fuzz/crashes/TARGET/: fix the bug, then add the
 # input to Fuzz/regressions/TARGET/ so that FuzzRegressionTests keeps it.
@@ -27,9 +27,7 @@ seed() {
     esac
 }
 
-for target in "${targets[@]}"; do
-    KEYSIM_FUZZ=1 "$SWIFT" build --build-path "$build" --product "$target" -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld
-done
+KEYSIM_FUZZ=1 "$SWIFT" build --build-path "$build" --product KeysimFuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld
 failed=()
 for target in "${targets[@]}"; do
     corpus="$build/corpus/$target" crashes="$build/crashes/$target/"
@@ -37,7 +35,7 @@ for target in "${targets[@]}"; do
     seed "$target" "$corpus"
     if [ -d "Fuzz/regressions/$target" ]; then cp Fuzz/regressions/"$target"/* "$corpus/" 2>/dev/null || true; fi
     echo "fuzz $target: $seconds s on $(ls "$corpus" | wc -l) inputs"
-    if ! "$build/debug/$target" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=4096 -max_len=65536 \
+    if ! KEYSIM_FUZZ_TARGET="$target" "$build/debug/KeysimFuzz" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=4096 -max_len=65536 \
             -print_final_stats=1 -artifact_prefix="$crashes" "$corpus" > "$build/$target.log" 2>&1; then
         failed+=("$target")
         tail -30 "$build/$target.log"
