@@ -22,6 +22,8 @@ public enum MetricSamples {
             return observations.underlines.compactMap { u in u.timeToUnderline.map { LatencySample(item: u.id, latency: $0) } }
         case .cloudConfirmation:
             return observations.underlines.compactMap { u in u.timeToConfirmation.map { LatencySample(item: u.id, latency: $0) } }
+        case .underlineVerdict:
+            return observations.underlines.compactMap { u in u.timeToVerdict.map { LatencySample(item: u.id, latency: $0) } }
         case .requestRoundTrip:
             return observations.requests.filter { $0.outcome == .answered }.map { LatencySample(item: $0.id, latency: $0.roundTrip) }
         case .dictationTapToRecording:

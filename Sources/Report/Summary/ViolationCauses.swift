@@ -33,7 +33,7 @@ struct ViolationCauses {
             return suggestions![item].map(MetricSamples.suggestionCause) ?? ""
         case .localUnderline:
             return "local check and chip drawing queued behind other work"
-        case .cloudConfirmation:
+        case .cloudConfirmation, .underlineVerdict:
             return "the cloud answered late (debounce wait plus round trip)"
         case .requestRoundTrip:
             if requests == nil { requests = Self.firstByItem(observations.requests, \.id) }

@@ -11,8 +11,10 @@ import Sim
 ///   `TraceRecorder` writes in one pass. Frequency analysis undoes it; it only keeps a text
 ///   from being read at a glance. Run `trace anonymize` before sharing such a trace.
 ///
-/// Either way times, backspaces, cursor moves, word lengths, case, punctuation, emoji and
-/// the events' kinds stay as they are.
+/// Either way every text a trace holds is covered — key text, suggestions, pastes,
+/// dictation transcripts, a field's text and intended text, the header's intended text —
+/// and times, backspaces, cursor moves, word lengths, case, punctuation, emoji and the
+/// events' kinds stay as they are.
 public struct TraceAnonymizer: Sendable {
     private var words: WordAnonymizer?
     private var letters: TextAnonymizer?
@@ -61,6 +63,10 @@ public struct TraceAnonymizer: Sendable {
         case let .dictationStart(.inline(onset, length, transcript)):
             result.kind = .dictationStart(audio: .inline(onset: onset, length: length,
                                                          transcript: transcript.map { letters!.anonymize($0) }))
+        case .field(var field):
+            field.text = letters!.anonymize(field.text)
+            field.intendedText = field.intendedText.map { letters!.anonymize($0) }
+            result.kind = .field(field)
         case .backspace, .cursorMove, .keyboardShown, .keyboardHidden, .languageSwitch, .network,
              .dictationStop, .chipAccepted:
             break

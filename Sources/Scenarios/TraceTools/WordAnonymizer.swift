@@ -61,6 +61,12 @@ struct WordAnonymizer: Sendable {
             return .dictationStart(audio: .wavFile(path: path, transcript: transcript.map { anonymizeText($0) }))
         case let .dictationStart(.inline(onset, length, transcript)):
             return .dictationStart(audio: .inline(onset: onset, length: length, transcript: transcript.map { anonymizeText($0) }))
+        case .field(var field):
+            // A field change ends the word being typed; the field's texts stand alone.
+            writer.apply(kind)
+            field.text = anonymizeText(field.text)
+            field.intendedText = field.intendedText.map { anonymizeText($0) }
+            return .field(field)
         case .backspace, .cursorMove, .dictationStop:
             writer.apply(kind)
             return kind
@@ -186,7 +192,7 @@ struct EpisodeTracker: Sendable {
         case .backspace:
             guard let last = clusters.popLast() else { return }
             letters.removeLast(last)
-        case .cursorMove, .dictationStop: end(ended)
+        case .cursorMove, .dictationStop, .field: end(ended)
         default: break
         }
     }
