@@ -8,7 +8,7 @@ import Glibc
 let target: String = {
     let name = getenv("KEYSIM_FUZZ_TARGET").map { String(cString: $0) } ?? ""
     guard FuzzHarness.targetNames.contains(name) else {
-        fputs("KEYSIM_FUZZ_TARGET must be one of \(FuzzHarness.targetNames.joined(separator: ", ")), not '\(name)'\n", stderr)
+        print("KEYSIM_FUZZ_TARGET must be one of \(FuzzHarness.targetNames.joined(separator: ", ")), not '\(name)'")
         exit(2)
     }
     return name
