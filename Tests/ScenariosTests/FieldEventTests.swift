@@ -107,7 +107,7 @@ final class FieldEventTests: XCTestCase {
         XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data((lines.joined(separator: "\n") + "\n").utf8)))
         let result = TraceValidator.validate(path: path)
         XCTAssertEqual(result.problems.map(\.description), [
-            "\(path):2: warning: a cleared field has no text; \"text\" is ignored (use \"opened\" or \"replaced\" for a field with text)",
+            "\(path):2:1: warning: a cleared field has no text; \"text\" is ignored (use \"opened\" or \"replaced\" for a field with text)",
             "\(path):4:32: error: unknown field change \"nope\" (expected cleared, replaced or opened)",
         ])
     }
