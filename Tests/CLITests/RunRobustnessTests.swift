@@ -57,7 +57,7 @@ final class RunRobustnessTests: XCTestCase {
         let trace = try String(contentsOf: KeysimProcess.packageRoot.appendingPathComponent("traces/english-typing.jsonl"), encoding: .utf8)
         let keys = trace.split(separator: "\n").dropFirst().prefix(600).map(String.init)
         let (result, _) = try runScenario(folder, trace: keys, extra: """
-            , token: { rotationPeriodMs: 30000, graceMs: 1000, refresh: { type: "lognormal", medianMs: 2000, p99Ms: 1e7 } },
+            , token: { rotationPeriodMs: 30000, graceMs: 1000, refresh: { type: "constant", valueMs: 60000 } },
             limits: { simulatedHoursMax: 48 }
             """)
         XCTAssertEqual(result.status, 2, result.stderr)
