@@ -206,15 +206,7 @@ public struct JSON5Parser {
                     if index + 1 < scalars.count, scalars[index + 1] == "\n" { advance() }
                 case "x":
                     advance()
-                    var value: UInt32 = 0
-                    for _ in 0..<2 {
-                        guard let c = current, let digit = Self.hexValue(c) else {
-                            throw error("expected two hexadecimal digits after \\x")
-                        }
-                        value = value * 16 + digit
-                        advance()
-                    }
-                    out.append(Unicode.Scalar(UInt8(value)))
+                    out.append(Unicode.Scalar(UInt8(try readHex(2, after: "x"))))
                     continue
                 case "u":
                     advance()
@@ -232,11 +224,14 @@ public struct JSON5Parser {
         return String(out)
     }
 
-    private mutating func readHex4() throws(SyntaxError) -> UInt32 {
+    private mutating func readHex4() throws(SyntaxError) -> UInt32 { try readHex(4, after: "u") }
+
+    /// `count` hexadecimal digits (2 after `\x`, 4 after `\u`) as a number.
+    private mutating func readHex(_ count: Int, after escape: String) throws(SyntaxError) -> UInt32 {
         var value: UInt32 = 0
-        for _ in 0..<4 {
+        for _ in 0..<count {
             guard let c = current, let digit = Self.hexValue(c) else {
-                throw error("expected four hexadecimal digits after \\u")
+                throw error("expected \(count == 2 ? "two" : "four") hexadecimal digits after \\\(escape)")
             }
             value = value * 16 + digit
             advance()
