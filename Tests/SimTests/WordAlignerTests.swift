@@ -56,11 +56,16 @@ final class WordAlignerTests: XCTestCase {
         XCTAssertEqual(aligner.totalDistance, 0)
     }
 
-    func testAnExtraWordHasNoFixAndASubstitutionHasOne() {
+    /// A verdict is the alignment's as it stood when the word was aligned: the words typed
+    /// up to it, against any prefix of the intended words.
+    func testAVerdictIsTheAlignmentWhenTheWordWasFinished() {
         var aligner = WordAligner(intendedText: "I think so")
         let typed = ["I", "really", "thnik", "so"]
         XCTAssertEqual(aligner.verdict(ofWord: 3) { typed[$0] }, .correct)
-        XCTAssertEqual(aligner.verdict(ofWord: 1) { typed[$0] }, .wrongWithoutFix)
-        XCTAssertEqual(aligner.verdict(ofWord: 2) { typed[$0] }, .wrong(intended: "think"))
+        XCTAssertEqual(aligner.verdict(ofWord: 1) { typed[$0] }, .wrong(intended: "think"), "'I really' alone: 'really' for 'think'")
+        XCTAssertNotEqual(aligner.verdict(ofWord: 2) { typed[$0] }, .correct)
+        XCTAssertEqual(aligner.totalDistance, 2, "one extra word, one substitution")
+        var again = WordAligner(intendedText: "I think so")
+        XCTAssertEqual(again.verdict(ofWord: 0) { typed[$0] }, .correct)
     }
 }

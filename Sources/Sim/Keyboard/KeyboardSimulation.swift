@@ -199,8 +199,9 @@ public struct KeyboardSimulation {
         case .languageSwitch(let language):
             apply(process.switchLanguage(language, io: &io, sink: &sink), into: &sink)
         case .cursorMove(let offset):
+            let oldCursor = io.text.cursorUTF8
             io.text.moveCursor(byCharacters: offset)
-            underlines.cursorMoved(touch: event.time, io: &io)
+            underlines.cursorMoved(from: oldCursor, touch: event.time, io: &io)
         case .keyboardHidden:
             cloud.keyboardHidden(io: &io, sink: &sink)
         case .keyboardShown:
@@ -214,7 +215,7 @@ public struct KeyboardSimulation {
             earlierFieldsWords += io.text.wordCount
             earlierFieldsCharacters += io.text.count
             io.text.replaceAll(with: change.text)
-            cloud.fieldChanged(io: io)
+            cloud.fieldChanged(io: &io)
         }
     }
 

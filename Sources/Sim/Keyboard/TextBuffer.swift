@@ -569,10 +569,15 @@ extension TextBuffer {
 
     /// The UTF-8 range of the word the cursor is in or right after, when that word is not
     /// finished (the character before the cursor is part of it): the word being typed.
-    public var unfinishedWordRange: Range<Int>? {
-        guard cursorUTF8 > 0 else { return nil }
-        let ordinal = tokenOrdinal(atOrAfterUTF8: cursorUTF8 - 1)
-        guard let word = wordRange(ofToken: ordinal), word.lowerBound < cursorUTF8, cursorUTF8 <= word.upperBound else { return nil }
+    public var unfinishedWordRange: Range<Int>? { unfinishedWordRange(cursorUTF8: cursorUTF8) }
+
+    /// The word that a cursor at `cursor` would be in or right after, unfinished.
+    public func unfinishedWordRange(cursorUTF8 cursor: Int) -> Range<Int>? {
+        guard cursor > 0, cursor <= utf8.count else { return nil }
+        // Fast path: after white space no word is being typed.
+        if utf8[cursor - 1] < 0x80 && Self.isASCIIWhitespace(utf8[cursor - 1]) { return nil }
+        let ordinal = tokenOrdinal(atOrAfterUTF8: cursor - 1)
+        guard let word = wordRange(ofToken: ordinal), word.lowerBound < cursor, cursor <= word.upperBound else { return nil }
         return word
     }
 }

@@ -132,9 +132,10 @@ struct CloudClient: KeyboardComponent {
 
     /// The new field's text is in: the cloud has seen none of it, and needs to see none of
     /// what was there before the user typed. Answers about the old field find nothing.
-    mutating func fieldChanged(io: KeyboardIO) {
+    mutating func fieldChanged(io: inout KeyboardIO) {
         field += 1
         cloudView = io.text.utf8
+        io.text.markClean()
         debouncer = Debouncer(debouncePolicy)
     }
 
@@ -185,8 +186,11 @@ struct CloudClient: KeyboardComponent {
         let text = io.text.utf8
         // The word at the cursor is being typed: neither it nor anything after it goes.
         let end = io.text.unfinishedWordRange?.lowerBound ?? text.count
-        var same = 0
+        // The cloud's view was the text itself at the last send, cut back since where a
+        // request failed: before `dirtyFromUTF8` (the first byte edited since) the two agree,
+        // so only the text after it is compared — O(changed text), not O(text).
         let common = min(end, cloudView.count)
+        var same = min(io.text.dirtyFromUTF8, common)
         while same < common && text[same] == cloudView[same] { same += 1 }
         var words: [SentWord] = []
         var from = same
@@ -199,7 +203,9 @@ struct CloudClient: KeyboardComponent {
                 ordinal += 1
             }
         }
-        cloudView = Array(text[..<end])
+        cloudView.removeSubrange(same...)
+        cloudView.append(contentsOf: text[same..<end])
+        io.text.markClean()
         // Only white space or punctuation changed, or words were deleted: nothing new to check.
         guard !words.isEmpty else { return }
         let id = requestsSent

@@ -57,12 +57,18 @@ struct Underlines: KeyboardComponent {
     private var acceptance: RandomStream
     /// Open chips by id.
     private(set) var chips: [Int: Chip] = [:]
+    /// The open chips' (start, id), sorted: an edit looks only at the chips at or after it,
+    /// so a key at the end of a long text costs O(log chips), not O(chips).
+    private var byStart: [(start: Int, id: Int)] = []
+    /// The longest word an open chip has had, in UTF-8 bytes: how far before an edit a chip
+    /// can start and still be touched by it.
+    private var longestChipWord = 0
     private var nextChipID = 0
     /// The field being typed in, counted from 0.
     private(set) var field = 0
-    /// The start of the word the last edit left unfinished at the cursor: it is finished when
-    /// the cursor leaves it.
-    private var editedWordStart: Int?
+    /// Whether the last edit left a word unfinished at the cursor: it is finished when the
+    /// cursor leaves it.
+    private var editedWordAtCursor = false
     /// The text that accepted fixes wrote, as UTF-8 (start, length), following later edits: a
     /// user accepts at most one fix at a place (a fix that damaged the text is not accepted
     /// again and again).
@@ -94,7 +100,7 @@ struct Underlines: KeyboardComponent {
 
     /// A trace's `chip.accept`: the chip on word `wordIndex` of the text, or the latest open one.
     mutating func acceptFromTrace<Sink: ObservationSink>(wordIndex: Int?, io: inout KeyboardIO, sink: inout Sink) -> Output {
-        let target = wordIndex.flatMap { chip(onWord: $0, io: io) } ?? chips.values.filter(\.open).map(\.id).max()
+        let target = wordIndex.flatMap { chip(onWord: $0, io: io) } ?? chips.keys.max()
         guard let target else { counters.acceptancesWithoutChip += 1; return .none }
         return accept(target, io: &io, sink: &sink)
     }
@@ -109,23 +115,20 @@ struct Underlines: KeyboardComponent {
         follow(edit, io: &io, sink: &sink)
         truth.edited(edit, text: io.text)
         let finished = kind == .suggestion || (kind != .delete && edit.insertedUTF8 > 0 && io.text.finishesWord)
+        editedWordAtCursor = !finished
         if finished, let ordinal = io.text.lastTokenOrdinal(startingBeforeUTF8: io.text.cursorUTF8 - (kind == .suggestion ? 0 : 1)) {
-            editedWordStart = nil
             check(ordinal: ordinal, touch: touch, io: &io)
-        } else {
-            editedWordStart = io.text.unfinishedWordRange?.lowerBound
         }
     }
 
-    /// The cursor moved: a word edited and left unfinished is finished when the cursor leaves it.
-    mutating func cursorMoved(touch: SimTime, io: inout KeyboardIO) {
-        guard let start = editedWordStart else { return }
-        let ordinal = io.text.tokenOrdinal(atOrAfterUTF8: start)
-        guard let word = io.text.wordRange(ofToken: ordinal), word.lowerBound == start else { editedWordStart = nil; return }
+    /// The cursor moved from `oldCursor`: a word edited and left unfinished there is finished
+    /// when the cursor leaves it.
+    mutating func cursorMoved(from oldCursor: Int, touch: SimTime, io: inout KeyboardIO) {
+        guard editedWordAtCursor, let word = io.text.unfinishedWordRange(cursorUTF8: oldCursor) else { return }
         let cursor = io.text.cursorUTF8
         guard cursor < word.lowerBound || cursor > word.upperBound else { return }
-        editedWordStart = nil
-        check(ordinal: ordinal, touch: touch, io: &io)
+        editedWordAtCursor = false
+        check(ordinal: io.text.tokenOrdinal(atOrAfterUTF8: word.lowerBound), touch: touch, io: &io)
     }
 
     /// The text field changed: the old field's chips close, and the new field's intended
@@ -133,7 +136,7 @@ struct Underlines: KeyboardComponent {
     mutating func fieldChanged<Sink: ObservationSink>(intendedText: String?, io: inout KeyboardIO, sink: inout Sink) {
         for id in chips.keys.sorted() { close(id, outcome: .fieldChanged, io: &io, sink: &sink) }
         field += 1
-        editedWordStart = nil
+        editedWordAtCursor = false
         truth.fieldChanged(intendedText: intendedText)
     }
 
@@ -153,26 +156,53 @@ struct Underlines: KeyboardComponent {
         }
         guard !chips.isEmpty, edit.removedUTF8 > 0 || edit.insertedUTF8 > 0 else { return }
         let editEnd = edit.atUTF8 + edit.insertedUTF8
-        for id in chips.keys.sorted() {
+        var edited: [Int] = []
+        // Chips starting further before the edit than the longest chip word cannot reach it.
+        for index in firstIndex(startingAtOrAfter: edit.atUTF8 - longestChipWord)..<byStart.count {
+            let id = byStart[index].id
             let chip = chips[id]!
             let length = chip.word.utf8.count
             guard chip.start + length >= edit.atUTF8 else { continue }   // wholly before the edit, untouched
-            guard let start = edit.moved(start: chip.start, length: length) else {
-                close(id, outcome: .edited, io: &io, sink: &sink)
-                continue
-            }
+            guard let start = edit.moved(start: chip.start, length: length) else { edited.append(id); continue }
+            // Every chip after the edit moves by the same amount: the order stays.
             chips[id]!.start = start
+            byStart[index].start = start
             // Text typed right against the word may have joined it: is it still a whole word?
-            if start <= editEnd && start + length >= edit.atUTF8 && !io.text.hasWord(chip.word, at: start) {
-                close(id, outcome: .edited, io: &io, sink: &sink)
-            }
+            if start <= editEnd && start + length >= edit.atUTF8 && !io.text.hasWord(chip.word, at: start) { edited.append(id) }
         }
+        for id in edited.sorted() { close(id, outcome: .edited, io: &io, sink: &sink) }
+    }
+
+    /// The first place in `byStart` whose chip starts at or after `start`.
+    private func firstIndex(startingAtOrAfter start: Int) -> Int {
+        var low = 0, high = byStart.count
+        while low < high {
+            let mid = (low + high) / 2
+            if byStart[mid].start < start { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+
+    /// The latest open chip starting at `start`, if any.
+    private func chip(startingAt start: Int) -> Int? {
+        var index = firstIndex(startingAtOrAfter: start), latest: Int?
+        while index < byStart.count && byStart[index].start == start { latest = max(latest ?? -1, byStart[index].id); index += 1 }
+        return latest
+    }
+
+    /// Opens a chip.
+    private mutating func open(_ chip: Chip) {
+        chips[chip.id] = chip
+        var index = firstIndex(startingAtOrAfter: chip.start)
+        while index < byStart.count && byStart[index].start == chip.start && byStart[index].id < chip.id { index += 1 }
+        byStart.insert((chip.start, chip.id), at: index)
+        longestChipWord = max(longestChipWord, chip.word.utf8.count)
     }
 
     /// The open chip on word `ordinal` of the text, if any.
     private func chip(onWord ordinal: Int, io: KeyboardIO) -> Int? {
         guard let word = io.text.wordRange(ofToken: ordinal) else { return nil }
-        return chips.values.filter { $0.start == word.lowerBound }.map(\.id).max()
+        return chip(startingAt: word.lowerBound)
     }
 
     /// The checker finished a word. Returns whether the word was still there to judge.
@@ -188,9 +218,9 @@ struct Underlines: KeyboardComponent {
         guard flagged else { return true }
         let id = nextChipID
         nextChipID += 1
-        if chips.values.contains(where: { $0.start == check.start }) { counters.reflaggedWords += 1 }
-        chips[id] = Chip(id: id, ordinal: ordinal, word: word, start: check.start, fix: verdict.fix, origin: .local,
-                         trueError: verdict.isError, finished: check.finished)
+        if chip(startingAt: check.start) != nil { counters.reflaggedWords += 1 }
+        open(Chip(id: id, ordinal: ordinal, word: word, start: check.start, fix: verdict.fix, origin: .local,
+                  trueError: verdict.isError, finished: check.finished))
         if config.speculative { draw(id, io: &io) }
         return true
     }
@@ -225,7 +255,7 @@ struct Underlines: KeyboardComponent {
         for sentWord in words {
             let (ordinal, word) = (sentWord.ordinal, sentWord.word)
             guard let start = sentWord.start, io.text.hasWord(word, at: start) else { lost += 1; continue }
-            let chipID = chips.values.filter { $0.start == start }.map(\.id).max()
+            let chipID = chip(startingAt: start)
             let truth = truth.verdict(ordinal: io.text.tokenOrdinal(atOrAfterUTF8: start), word: word, text: io.text)
             let cloudFlags = verdicts.flags(ordinal: ordinal, word: word, isError: truth.isError)
             if let chipID, let chip = chips[chipID], chip.word == word {
@@ -240,8 +270,8 @@ struct Underlines: KeyboardComponent {
             } else if cloudFlags {
                 let id = nextChipID
                 nextChipID += 1
-                chips[id] = Chip(id: id, ordinal: ordinal, word: word, start: start, fix: truth.fix, origin: .cloud,
-                                 trueError: truth.isError, finished: sent)
+                open(Chip(id: id, ordinal: ordinal, word: word, start: start, fix: truth.fix, origin: .cloud,
+                          trueError: truth.isError, finished: sent))
                 draw(id, io: &io)
             }
         }
@@ -297,6 +327,9 @@ struct Underlines: KeyboardComponent {
 
     private mutating func close<Sink: ObservationSink>(_ id: Int, outcome: UnderlineOutcome, io: inout KeyboardIO, sink: inout Sink) {
         guard let chip = chips.removeValue(forKey: id) else { return }
+        var index = firstIndex(startingAtOrAfter: chip.start)
+        while byStart[index].id != id { index += 1 }
+        byStart.remove(at: index)
         let flicker = outcome == .retracted && chip.shown.map { io.now - $0 < config.flickerWindow } == true
         sink.record(.underline(UnderlineObservation(
             id: chip.id, wordOrdinal: chip.ordinal, wordLength: chip.word.count, origin: chip.origin, trueError: chip.trueError,
@@ -320,6 +353,9 @@ struct Underlines: KeyboardComponent {
 
     func checkInvariants(io: KeyboardIO) {
         precondition(checksInFlight >= 0 && drawsInFlight >= 0, "underline work in flight never goes negative")
+        precondition(byStart.count == chips.count && byStart.allSatisfy { chips[$0.id]?.start == $0.start },
+                     "the start index holds every open chip at its start")
+        precondition(zip(byStart, byStart.dropFirst()).allSatisfy { ($0.start, $0.id) < ($1.start, $1.id) }, "the start index is sorted")
         for (id, chip) in chips {
             precondition(chip.id == id && chip.open, "an open chip is stored under its own id")
             precondition(chip.id < nextChipID, "chip ids are handed out in order")

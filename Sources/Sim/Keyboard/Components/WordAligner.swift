@@ -53,11 +53,19 @@ struct WordAligner {
     private var typed: [String] = []
     private var typedIDs: [Int32] = []
     private var rows: [Row]
+    /// The verdict on each aligned word, as the alignment stood when the word was aligned
+    /// (the word the user had just finished was the last): a later question about the word
+    /// costs O(1), not a walk back through every row after it.
+    private var verdicts: [Verdict] = []
 
     /// Aligns against the words of `intendedText` (split at white space, leading and
     /// trailing punctuation removed, as typed words are).
     init(intendedText: String) {
-        intended = intendedText.split(whereSeparator: \.isWhitespace).map { String(TextBuffer.word(in: $0, tokenStart: 0).text) }
+        // Split on ASCII white space without Unicode tables when the text is ASCII.
+        let words = intendedText.utf8.allSatisfy { $0 < 0x80 }
+            ? intendedText.utf8.split(whereSeparator: TextBuffer.isASCIIWhitespace).map { Substring($0) }
+            : intendedText.split(whereSeparator: \.isWhitespace)
+        intended = words.map { String(TextBuffer.word(in: $0, tokenStart: 0).text) }
         var idOf: [String: Int32] = [:]
         intendedIDs = intended.map { word in
             if let id = idOf[word] { return id }
@@ -79,14 +87,20 @@ struct WordAligner {
         let keep = max(0, ordinal)
         typed.removeSubrange(keep...)
         typedIDs.removeSubrange(keep...)
+        verdicts.removeSubrange(keep...)
         rows.removeSubrange((keep + 1)...)
     }
 
     /// The verdict on typed word `ordinal`, with `words(i)` giving typed word `i` for every
-    /// `i` not yet aligned up to `ordinal`.
+    /// `i` not yet aligned up to `ordinal`: the alignment's word for it when it was aligned,
+    /// the typed words up to it against any prefix of the intended ones.
+    /// - Complexity: O(`bandWidth`) per word aligned on the way, O(1) for one aligned before.
     mutating func verdict(ofWord ordinal: Int, words: (Int) -> String) -> Verdict {
-        while typed.count <= ordinal { append(words(typed.count)) }
-        return traceBack(to: ordinal)
+        while typed.count <= ordinal {
+            append(words(typed.count))
+            verdicts.append(traceBack(to: typed.count - 1))
+        }
+        return verdicts[ordinal]
     }
 
     /// The number of operations that turn all typed words aligned so far into all intended words.
