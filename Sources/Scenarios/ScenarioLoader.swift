@@ -47,8 +47,13 @@ public enum ScenarioLoader {
         }
         var top = try ConfigReader(root, path: "", file: path)
         top.allow("policies")
-        let policies = try readPolicies(root, file: path)
-        var resolved = root
+        let expanded = try expandingIncludes(root, file: path, fieldPath: "")
+        var policies: [ConfigValue.Member] = []
+        for member in try readPolicies(expanded, file: path) {
+            let value = try expandingIncludes(member.value, file: path, fieldPath: "policies.\(member.key)")
+            policies.append(ConfigValue.Member(key: member.key, value: value))
+        }
+        var resolved = expanded
         if let policy {
             guard let overlay = policies.first(where: { $0.key == policy }) else {
                 let known = policies.map(\.key).sorted()
@@ -82,8 +87,13 @@ public enum ScenarioLoader {
         return members
     }
 
+    /// Decodes the scenario fields of an included file, which names no traces.
+    static func decodeFragment(_ root: ConfigValue, path: String) throws(ConfigError) -> Scenario {
+        try decode(root, path: path, policy: nil, policyNames: [], fragment: true)
+    }
+
     private static func decode(_ root: ConfigValue, path: String, policy: String?,
-                               policyNames: [String]) throws(ConfigError) -> Scenario {
+                               policyNames: [String], fragment: Bool = false) throws(ConfigError) -> Scenario {
         var o = try ConfigReader(root, path: "", file: path)
         o.allow("policies")
         let baseName = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
@@ -93,7 +103,7 @@ public enum ScenarioLoader {
         let replications = try o.optional("replications") { f throws(ConfigError) in
             try f.integer(in: 1...Scenario.replicationsMax)
         } ?? 10
-        let traces = try o.required("traces") { f throws(ConfigError) -> [String] in
+        let traces = fragment ? [] : try o.required("traces") { f throws(ConfigError) -> [String] in
             let list = try f.array { t throws(ConfigError) -> String in
                 let relative = try t.string()
                 let resolved = resolve(relative, besides: path)

@@ -11,6 +11,7 @@ let commands: [(spec: CommandSpec, run: (ParsedArguments) throws -> Int32)] = [
     (MergeCommand.spec, MergeCommand.run),
     (TraceCommand.spec, TraceCommand.run),
     (DictCommand.spec, DictCommand.run),
+    (CalibrateCommand.spec, CalibrateCommand.run),
 ]
 
 let toolHelp = """

@@ -1,0 +1,33 @@
+/// Whole-file reading for the calibration inputs that are not line-based (XML, MetricKit
+/// JSON), with the same errors as the line readers.
+enum CostFile {
+    /// The largest input read whole: 512 MiB.
+    static let bytesMax = 512 << 20
+
+    /// The file's bytes (decompressed when the name ends in `.zst`).
+    static func bytes(path: String) throws(InputError) -> [UInt8] {
+        let file = try FileByteSource(path: path)
+        let source: any ByteSource = path.hasSuffix(".zst") ? try ZstdDecompressor(source: file) : file
+        var bytes: [UInt8] = []
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 << 10, alignment: 1)
+        defer { chunk.deallocate() }
+        while true {
+            let count = try source.read(into: chunk)
+            if count == 0 { break }
+            bytes.append(contentsOf: chunk[0..<count])
+            guard bytes.count <= bytesMax else {
+                throw InputError(.invalidContent, file: path, message: "larger than the \(bytesMax >> 20) MiB limit for one input")
+            }
+        }
+        return bytes
+    }
+
+    /// The file as UTF-8 text.
+    static func text(path: String) throws(InputError) -> String {
+        let data = try bytes(path: path)
+        guard let text = String(validating: data, as: UTF8.self) else {
+            throw InputError(.invalidUTF8, file: path, message: "not valid UTF-8 text")
+        }
+        return text
+    }
+}
