@@ -53,6 +53,11 @@ public enum TraceRecorderEvent: Sendable, Equatable {
     case dictationStop
     /// The user accepted a correction chip (the word's index, or the latest chip).
     case chipAccept(word: Int? = nil)
+    /// A piece of the keyboard's work took `durationNanos` on the device: a measured cost
+    /// (`kind` a keysim work kind such as "lookup", or any name `keysim calibrate --map`
+    /// maps to one), recorded when the work ended. Replays ignore it. Prefer
+    /// `TraceRecorder.measure(_:_:)` or `begin(_:)` and `end(_:)`, which time the work.
+    case measure(kind: String, durationNanos: Int64)
 
     /// The event with its text anonymised.
     func scrambled(by scrambler: LetterScrambler) -> TraceRecorderEvent {

@@ -30,7 +30,12 @@ extension TraceCommand {
         for path in paths {
             var reader = try TraceFileReader(path: path)
             var statistics = TraceStatistics(header: reader.header)
-            while let event = try reader.nextEvent() { statistics.add(event) }
+            while let line = try reader.nextLine() {
+                switch line {
+                case .event(let event): statistics.add(event)
+                case .measurement(let measurement): statistics.add(measurement)
+                }
+            }
             results.append((path, statistics.finished()))
         }
         for (index, result) in results.enumerated() {
@@ -53,6 +58,12 @@ extension TraceCommand {
         if let source = header.source { title += " (\(source))" }
         let byType = zip(TraceEvent.Kind.wireNames, s.countsByType).filter { $0.1 > 0 }.map { "\($0.0) \($0.1)" }
         rows.append(("events", "\(s.eventCount)" + (byType.isEmpty ? "" : " (\(byType.joined(separator: ", ")))")))
+        if !s.measuredNanosByKind.isEmpty {
+            let measured = s.measuredNanosByKind.map { kind, durations in
+                "\(kind) \(durations.count) (median \(TraceStatistics.milliseconds(median: durations)) ms)"
+            }
+            rows.append(("measured", measured.joined(separator: ", ")))
+        }
         rows.append(("duration", "\(seconds(s.durationNanos)) s"))
         var text = "\(count(s.words, "word")), \(count(s.sentences, "sentence")), \(count(s.text.count, "character"))"
         if let intended = header.intendedText {

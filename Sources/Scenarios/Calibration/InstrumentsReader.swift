@@ -23,7 +23,7 @@ public enum InstrumentsReader {
     public static func read(path: String) throws(InputError) -> CostReading {
         let bytes = try CostFile.bytes(path: path)
         let parser = XMLParser(data: Data(bytes))
-        let delegate = Delegate(path: path)
+        let delegate = Delegate(path: path, bytes: bytes)
         parser.delegate = delegate
         let ok = parser.parse()
         if let failure = delegate.failure { throw failure }
@@ -65,17 +65,38 @@ public enum InstrumentsReader {
         private var inSchema = false
         private var rowDepth: Int?
         private var cells: [Cell] = []
+        private var rowStart = (line: 1, column: 1)
         /// Elements with an id still open inside the current row: (stack depth, id, text, fmt).
         private var valued: [(depth: Int, id: String?, text: String, fmt: String?)] = []
         /// Every value written with an id: its text and fmt.
         private var values: [String: (text: String, fmt: String?)] = [:]
 
-        init(path: String) { self.path = path }
+        /// The byte offset at which each line starts.
+        private let lineStarts: [Int]
+        private let bytes: [UInt8]
 
-        private func fail(_ parser: XMLParser, _ message: String, line: Int? = nil, column: Int? = nil) {
+        init(path: String, bytes: [UInt8]) {
+            self.path = path
+            self.bytes = bytes
+            var starts = [0]
+            for (index, byte) in bytes.enumerated() where byte == 0x0A { starts.append(index + 1) }
+            lineStarts = starts
+        }
+
+        /// The parser reports the position just after a tag; errors point at the tag's `<`.
+        private func tagStart(_ parser: XMLParser) -> (line: Int, column: Int) {
+            let line = max(parser.lineNumber, 1)
+            let column = max(parser.columnNumber, 1)
+            guard line <= lineStarts.count else { return (line, column) }
+            var index = min(lineStarts[line - 1] + column - 1, bytes.count - 1)
+            while index > lineStarts[line - 1] && bytes[index] != UInt8(ascii: "<") { index -= 1 }
+            return (line, index - lineStarts[line - 1] + 1)
+        }
+
+        private func fail(_ parser: XMLParser, _ message: String, at position: (line: Int, column: Int)? = nil) {
             guard failure == nil else { return }
-            failure = InputError(.invalidContent, file: path, line: max(line ?? parser.lineNumber, 1),
-                                 column: max(column ?? parser.columnNumber, 1), message: message)
+            let at = position ?? tagStart(parser)
+            failure = InputError(.invalidContent, file: path, line: at.line, column: at.column, message: message)
             parser.abortParsing()
         }
 
@@ -97,11 +118,13 @@ public enum InstrumentsReader {
             } else if name == "row" && rowDepth == nil {
                 guard tableCount > 0 else { fail(parser, "a row before any schema"); return }
                 rowDepth = depth
+                rowStart = tagStart(parser)
                 cells = []
             } else if let rowDepth {
                 if depth == rowDepth + 1 {
+                    let at = tagStart(parser)
                     cells.append(Cell(element: name, id: attributes["id"], ref: attributes["ref"], fmt: attributes["fmt"],
-                                      line: parser.lineNumber, column: parser.columnNumber))
+                                      line: at.line, column: at.column))
                 }
                 if let ref = attributes["ref"], values[ref] == nil {
                     fail(parser, "ref=\"\(ref)\" names no earlier id")
@@ -140,7 +163,7 @@ public enum InstrumentsReader {
 
         private func finishRow(_ parser: XMLParser) {
             guard cells.count == columns.count else {
-                fail(parser, "a row with \(cells.count) values where the schema has \(columns.count) columns")
+                fail(parser, "a row with \(cells.count) values where the schema has \(columns.count) columns", at: rowStart)
                 return
             }
             func resolved(_ mnemonic: String) -> (text: String, fmt: String?, cell: Cell)? {
@@ -152,7 +175,7 @@ public enum InstrumentsReader {
             guard let duration = resolved("duration") else { openIntervals += 1; return }
             guard let nanos = Int64(duration.text), nanos >= 0 else {
                 fail(parser, "duration \"\(duration.text)\" is not a non-negative integer of nanoseconds",
-                     line: duration.cell.line, column: duration.cell.column)
+                     at: (duration.cell.line, duration.cell.column))
                 return
             }
             let name = resolved("name").map { $0.text.isEmpty ? ($0.fmt ?? "") : $0.text } ?? ""
@@ -160,7 +183,8 @@ public enum InstrumentsReader {
         }
 
         func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
-            fail(parser, "not well-formed XML: \((parseError as NSError).localizedDescription)")
+            fail(parser, "not well-formed XML: \((parseError as NSError).localizedDescription)",
+                 at: (max(parser.lineNumber, 1), max(parser.columnNumber, 1)))
         }
     }
 }
