@@ -74,7 +74,7 @@ public enum CalibrationOverlay {
         case .empirical(let samples):
             "{type: \"empirical\", samplesMs: [\(samples.map { $0.description }.joined(separator: ", "))]}"
         case .quantileTable(let points):
-            "{type: \"quantiles\", table: [\(points.map { "[\(format($0.p)), \(format($0.value))]" }.joined(separator: ", "))]}"
+            "{type: \"quantiles\", table: [\(points.map { "[\(String(format: "%.9g", $0.p)), \(format($0.value))]" }.joined(separator: ", "))]}"
         case .constant(let value):
             "\(format(value))"
         default:

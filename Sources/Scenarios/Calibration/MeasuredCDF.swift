@@ -72,12 +72,18 @@ public struct MeasuredCDF: Sendable {
     }
 
     /// The inverse CDF as a quantile table: the bucket edges themselves for buckets alone
-    /// (the exact measured curve), otherwise the percentiles 0…100 plus 99.5 and 99.9.
+    /// (the exact measured curve; a gap between buckets becomes a step of 10⁻⁶ in p), otherwise the percentiles 0…100 plus 99.5 and 99.9.
     public func quantileTable() -> [QuantilePoint] {
         if sortedSamplesMs.isEmpty {
             var points = [QuantilePoint(p: 0, value: minimumMs)]
             var mass = 0.0
             for (index, bucket) in buckets.enumerated() {
+                // A gap before the bucket (empty buckets are dropped) is a jump of the
+                // inverse CDF: a point just after the previous one, at the bucket's start.
+                let last = points[points.count - 1]
+                if bucket.lowerMs > last.value {
+                    points.append(QuantilePoint(p: last.p + Swift.min(1e-6, 0.5 * Double(bucket.count) / total), value: bucket.lowerMs))
+                }
                 mass += Double(bucket.count)
                 let p = index == buckets.count - 1 ? 1 : mass / total
                 if p > points[points.count - 1].p {
