@@ -58,11 +58,13 @@ public struct CalibrationRun: Sendable, Equatable {
                 calibrations.append(calibration)
             } else if series.count < CostFitter.samplesMin {
                 skipped.append((target, "only \(series.count) duration(s); a fit needs at least \(CostFitter.samplesMin)"))
+            } else if MeasuredCDF(series).maximumMs <= MeasuredCDF(series).minimumMs {
+                skipped.append((target, "all \(series.count) durations are equal; nothing to fit"))
             } else if let kind {
                 skipped.append((target, "\(kind.rawValue) does not apply to these durations"
                     + (kind == .empirical ? " (histograms have no individual durations)" : kind.isShifted ? " (no minimum is plain in the data)" : "")))
             } else {
-                skipped.append((target, "all \(series.count) durations are equal; nothing to fit"))
+                skipped.append((target, "no fit applies to these durations"))
             }
         }
     }
