@@ -260,7 +260,7 @@ final class CalibrationReaderTests: XCTestCase {
         var events: [TraceEvent] = []
         while let event = try reader.nextEvent() { events.append(event) }
         XCTAssertEqual(events.map(\.kind.wireName), ["key", "key"])
-        XCTAssertEqual(try TraceValidator.validate(path: path).measurementCount, 3)
+        XCTAssertEqual(TraceValidator.validate(path: path).measurementCount, 3)
         let bad = try write("bad.jsonl", "{\"keysim\":\"trace\",\"version\":1}\n{\"t\":1,\"type\":\"measure\",\"kind\":\"key\",\"durationMs\":-2}\n")
         assertError({ _ = try TraceCostReader.read(path: bad) }, "bad.jsonl:2:51: error: \"durationMs\" must not be negative (found -2 ms)")
         let missing = try write("missing.jsonl", "{\"keysim\":\"trace\",\"version\":1}\n{\"t\":1,\"type\":\"measure\",\"kind\":\"key\"}\n")
