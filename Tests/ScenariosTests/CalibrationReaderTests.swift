@@ -80,7 +80,7 @@ final class CalibrationReaderTests: XCTestCase {
         do {
             _ = try InstrumentsReader.read(path: broken)
             XCTFail("truncated XML read")
-        } catch let error as InputError {
+        } catch {
             XCTAssertEqual(error.file, broken)
             XCTAssertNotNil(error.line)
             XCTAssertNotNil(error.column)
@@ -207,7 +207,7 @@ final class CalibrationReaderTests: XCTestCase {
         do {
             _ = try MetricKitReader.read(path: syntax)
             XCTFail("bad JSON read")
-        } catch let error as InputError {
+        } catch {
             XCTAssertEqual(error.line, 8)
             XCTAssertNotNil(error.column)
         }

@@ -133,7 +133,7 @@ public struct TraceLineDecoder: Sendable {
         guard typeToken.kind == .string else { throw Self.wrongType(typeToken, "type", expected: "a string") }
         guard let type = WireType(typeToken, in: line) else {
             throw TraceLineError(column: typeToken.column,
-                                 message: "unknown event type \(typeToken.sourceText(in: line)) (expected one of \(TraceEvent.Kind.wireNames.joined(separator: ", ")), or \(TraceMeasurement.wireName))")
+                                 message: "unknown event type \(typeToken.sourceText(in: line)) (expected one of \(TraceEvent.Kind.wireNames.joined(separator: ", ")))")
         }
         guard let timeToken = fields.token(.t) else {
             throw TraceLineError(column: nil, message: "missing field \"t\" (the event time in milliseconds)")
