@@ -8,18 +8,8 @@ enum CostFile {
     static func bytes(path: String) throws(InputError) -> [UInt8] {
         let file = try FileByteSource(path: path)
         let source: any ByteSource = path.hasSuffix(".zst") ? try ZstdDecompressor(source: file) : file
-        var bytes: [UInt8] = []
-        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 << 10, alignment: 1)
-        defer { chunk.deallocate() }
-        while true {
-            let count = try source.read(into: chunk)
-            if count == 0 { break }
-            bytes.append(contentsOf: chunk[0..<count])
-            guard bytes.count <= bytesMax else {
-                throw InputError(.invalidContent, file: path, message: "larger than the \(bytesMax >> 20) MiB limit for one input")
-            }
-        }
-        return bytes
+        return try WholeFile.bytes(of: source, path: path, bytesMax: bytesMax,
+                                   tooLarge: "larger than the \(bytesMax >> 20) MiB limit for one input")
     }
 
     /// The file as UTF-8 text.

@@ -33,18 +33,8 @@ public struct WAVFile: Sendable, Equatable {
     /// - Throws: `InputError` `.noSuchFile`, `.unreadable`, or `.invalidContent` with what is
     ///   wrong ("not a WAV file (no RIFF/WAVE header)", "truncated data chunk", …).
     public static func read(path: String) throws(InputError) -> WAVFile {
-        let source = try FileByteSource(path: path)
-        var bytes: [UInt8] = []
-        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 16)
-        defer { chunk.deallocate() }
-        while true {
-            let count = try source.read(into: chunk)
-            if count == 0 { break }
-            bytes += UnsafeRawBufferPointer(rebasing: chunk[0..<count])
-            guard bytes.count <= byteCountMax else {
-                throw InputError(.invalidContent, file: path, message: "WAV file is larger than \(byteCountMax >> 20) MiB")
-            }
-        }
+        let bytes = try WholeFile.bytes(of: try FileByteSource(path: path), path: path, bytesMax: byteCountMax,
+                                        tooLarge: "WAV file is larger than \(byteCountMax >> 20) MiB")
         do {
             return try parse(bytes)
         } catch {
