@@ -70,12 +70,12 @@ final class CostFitterTests: XCTestCase {
     /// (the sample's own 99th percentile varies by about 4% at n = 2000).
     func testShiftedFitsFindAPlainMinimumOverSeeds() throws {
         let truth = Distribution.shifted(offset: 2, base: .gamma(shape: 2, scale: 0.5))
-        for seed in UInt64(1)...5 {
+        for seed in UInt64(1)...4 {
             let data = series(samples(truth, 2000, seed: seed))
             XCTAssertTrue(CostFitter().minimumIsPlain(MeasuredCDF(data)))
             let calibration = try XCTUnwrap(CostCalibration.calibrate(data, target: .work(.key), kind: nil))
             XCTAssertTrue(calibration.chosen.family.isShifted, "seed \(seed): \(calibration.chosen.family)")
-            let fit = try XCTUnwrap(CostFitter().fit(data, family: .shiftedGamma))
+            let fit = try XCTUnwrap(calibration.fits.first { $0.family == .shiftedGamma })
             guard case .shifted(let shift, _) = fit.distribution else { return XCTFail("\(fit.distribution)") }
             XCTAssertEqual(shift, 2, accuracy: 0.3, "seed \(seed)")
             for (p, tolerance) in [(0.5, 0.05), (0.99, 0.1)] {
@@ -153,7 +153,7 @@ final class CostFitterTests: XCTestCase {
 
     /// The automatic choice among acceptable fits is the lowest AIC.
     func testTheChoiceIsTheLowestAICAmongAcceptableFits() throws {
-        let data = series(samples(.weibull(shape: 3.5, scale: 10), 3000, seed: 11))
+        let data = series(samples(.weibull(shape: 3.5, scale: 10), 2000, seed: 11))
         let calibration = try XCTUnwrap(CostCalibration.calibrate(data, target: .work(.draw), kind: nil))
         let acceptable = calibration.fits.filter { $0.ksStatistic <= calibration.ksLimit }
         XCTAssertFalse(calibration.noAcceptableFit)
