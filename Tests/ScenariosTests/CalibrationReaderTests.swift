@@ -98,6 +98,7 @@ final class CalibrationReaderTests: XCTestCase {
     /// identifier reused by two names, a 64-bit identifier a double would round, a point
     /// event, an end without its begin, a begin never ended, and a line that is no signpost.
     static let ndjson = """
+    Filtering the log data using "subsystem == \"com.example.keyboard\""
     {"traceID":1,"eventMessage":"","eventType":"signpostEvent","signpostID":17216892719917625,"signpostName":"lookup","signpostType":"begin","timestamp":"2024-05-01 10:11:12.100000-0700","processID":81}
     {"traceID":2,"eventMessage":"","eventType":"signpostEvent","signpostID":17216892719917626,"signpostName":"lookup","signpostType":"begin","timestamp":"2024-05-01 10:11:12.101000-0700","processID":81}
     {"traceID":3,"eventMessage":"hello","eventType":"logEvent","timestamp":"2024-05-01 10:11:12.102000-0700","processID":81}
@@ -121,7 +122,7 @@ final class CalibrationReaderTests: XCTestCase {
         XCTAssertEqual(reading.remarks, [
             "1 signpost interval(s) begun but never ended, left out",
             "1 signpost end(s) without a begin, left out",
-            "2 line(s) that are not signpost intervals skipped",
+            "3 line(s) that are not signpost intervals skipped",
         ])
     }
 
@@ -136,13 +137,13 @@ final class CalibrationReaderTests: XCTestCase {
 
     func testMalformedUnifiedLogLinesAreErrorsWithLineAndColumn() throws {
         let broken = try write("broken.ndjson", Self.ndjson.replacingOccurrences(of: "\"traceID\":4,", with: "\"traceID\":4,,"))
-        assertError({ _ = try SignpostLogReader.read(path: broken) }, "broken.ndjson:4:14: error: not a JSON object: unexpected ',', expected a key or '}'")
+        assertError({ _ = try SignpostLogReader.read(path: broken) }, "broken.ndjson:5:14: error: not a JSON object: unexpected ',', expected a key or '}'")
         let stamp = try write("stamp.ndjson", Self.ndjson.replacingOccurrences(of: "2024-05-01 10:11:12.104500-0700", with: "10:11"))
-        assertError({ _ = try SignpostLogReader.read(path: stamp) }, "stamp.ndjson:4:148: error: \"timestamp\" must look like 2024-05-01 10:11:12.345678-0700, found \"10:11\"")
+        assertError({ _ = try SignpostLogReader.read(path: stamp) }, "stamp.ndjson:5:148: error: \"timestamp\" must look like 2024-05-01 10:11:12.345678-0700, found \"10:11\"")
         let type = try write("type.ndjson", Self.ndjson.replacingOccurrences(of: "\"signpostType\":\"end\",\"timestamp\":\"2024-05-01 10:11:12.104500", with: "\"signpostType\":\"stop\",\"timestamp\":\"2024-05-01 10:11:12.104500"))
-        assertError({ _ = try SignpostLogReader.read(path: type) }, "type.ndjson:4:130: error: \"signpostType\" must be begin, end or event, found \"stop\"")
+        assertError({ _ = try SignpostLogReader.read(path: type) }, "type.ndjson:5:130: error: \"signpostType\" must be begin, end or event, found \"stop\"")
         let backwards = try write("backwards.ndjson", Self.ndjson.replacingOccurrences(of: "12.104500", with: "12.000500"))
-        assertError({ _ = try SignpostLogReader.read(path: backwards) }, "backwards.ndjson:4:148: error: signpost 17216892719917625 \"lookup\" ends before it begins (line 1)")
+        assertError({ _ = try SignpostLogReader.read(path: backwards) }, "backwards.ndjson:5:148: error: signpost 17216892719917625 \"lookup\" ends before it begins (line 2)")
         let array = try write("array.ndjson", "[1, 2]\n")
         assertError({ _ = try SignpostLogReader.read(path: array) }, "array.ndjson:1:1: error: expected a JSON object, found an array")
     }

@@ -25,6 +25,7 @@ public struct CalibrationRun: Sendable, Equatable {
     /// The fitter's settings.
     public var fitter: CostFitter
 
+    /// Whether two runs read, calibrated and skipped the same.
     public static func == (a: CalibrationRun, b: CalibrationRun) -> Bool {
         a.readings == b.readings && a.calibrations == b.calibrations && a.unmapped == b.unmapped
             && a.skipped.map(\.target) == b.skipped.map(\.target) && a.skipped.map(\.reason) == b.skipped.map(\.reason)

@@ -40,6 +40,7 @@ public enum CalibrationTarget: Sendable, Hashable, Comparable {
         }
     }
 
+    /// Targets order as `all` lists them.
     public static func < (a: CalibrationTarget, b: CalibrationTarget) -> Bool {
         all.firstIndex(of: a)! < all.firstIndex(of: b)!
     }

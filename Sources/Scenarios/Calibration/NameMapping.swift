@@ -7,6 +7,7 @@ public struct NameMapping: Sendable, Equatable {
     /// An empty mapping: only the targets' own names map.
     public init() {}
 
+    /// Whether two mappings have the same pairs in the same order.
     public static func == (a: NameMapping, b: NameMapping) -> Bool {
         a.pairs.map(\.name) == b.pairs.map(\.name) && a.pairs.map(\.target) == b.pairs.map(\.target)
     }

@@ -8,6 +8,9 @@
 /// counted in the reading's remarks. A line that is not a JSON object, or a signpost event
 /// with a missing or malformed field, is an error with its line and column.
 public enum SignpostLogReader {
+    /// The lines `log show` prints about its own filtering, which are not JSON.
+    static let preambles = ["Filtering the log data", "Skipping info and debug messages", "Timestamp "]
+
     /// Reads `path`.
     public static func read(path: String) throws(InputError) -> CostReading {
         let lines = try LineReader(path: path)
@@ -19,6 +22,8 @@ public enum SignpostLogReader {
         while let (number, bytes) = try lines.nextLine() {
             let text = String(decoding: bytes, as: UTF8.self)
             if text.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) { continue }
+            // `log show` may print what it filters on before the events.
+            if Self.preambles.contains(where: { text.hasPrefix($0) }) { skipped += 1; continue }
             func fail(_ message: String, _ column: Int?) -> InputError {
                 InputError(.invalidContent, file: path, line: number, column: column, message: message)
             }
