@@ -82,8 +82,17 @@ enum CalibrateCommand {
         }
         let overlay = CalibrationOverlay.text(run, command: commandLine)
         let page = arguments.value("html").map { _ in CalibrationPage.html(run, command: commandLine) }
-        try AtomicFileWriter.write(overlay, to: out)
-        if let html = arguments.value("html"), let page { try AtomicFileWriter.write(page, to: html) }
+        // Both files are written in full before either is put in place: a failure on one
+        // (a missing folder, a full disk) leaves neither.
+        let overlayWriter = try AtomicFileWriter(path: out)
+        try overlayWriter.write(overlay)
+        var pageWriter: AtomicFileWriter?
+        if let html = arguments.value("html"), let page {
+            pageWriter = try AtomicFileWriter(path: html)
+            try pageWriter?.write(page)
+        }
+        try overlayWriter.commit()
+        try pageWriter?.commit()
 
         for reading in readings {
             for remark in reading.remarks { print("\(reading.file): \(remark)") }

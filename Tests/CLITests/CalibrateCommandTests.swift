@@ -131,6 +131,12 @@ final class CalibrateCommandTests: XCTestCase {
             XCTAssertFalse(FileManager.default.fileExists(atPath: folder.path("out.json5")), "\(arguments) wrote the overlay")
             XCTAssertFalse(FileManager.default.fileExists(atPath: folder.path("out.html")), "\(arguments) wrote the page")
         }
+        // The page cannot be written: the overlay is not written either.
+        let noFolder = try KeysimProcess.run(["calibrate", "ok.csv", "--out", "out.json5", "--html", "missing/out.html"], in: folder.url)
+        XCTAssertEqual(noFolder.status, 2)
+        XCTAssertTrue(noFolder.stderr.hasPrefix("missing/out.html"), noFolder.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.path("out.json5")))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.contains("out.json5") }, [])
         let missingOut = try KeysimProcess.run(["calibrate", "ok.csv"], in: folder.url)
         XCTAssertEqual(missingOut.status, 2)
         XCTAssertTrue(missingOut.stderr.hasPrefix("keysim calibrate: error: missing --out <FILE>\n"), missingOut.stderr)
