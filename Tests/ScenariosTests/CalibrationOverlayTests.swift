@@ -105,6 +105,16 @@ final class CalibrationOverlayTests: XCTestCase {
         {traces: ['trace.jsonl'], keyboard: {work: {lookup: {cost: {type: 'measured', trace: 'device.jsonl', kind: 'lookup'}}}}}
         """))
         XCTAssertEqual(scenario.keyboard.config(for: .lookup).cost, .empirical(samples: [3, 4.5]))
+        let lines = (0..<40).map { #"{"t":\#(20 + $0),"type":"measure","kind":"draw","durationMs":\#(0.5 + Double($0 % 9) * 0.1)}"# }
+        try fixture.write("draws.jsonl", "{\"keysim\":\"trace\",\"version\":1}\n" + lines.joined(separator: "\n") + "\n")
+        let fitted = try ScenarioLoader.load(path: try fixture.write("f.json5", """
+        {traces: ['trace.jsonl'], keyboard: {work: {draw: {cost: {type: 'measured', trace: 'draws.jsonl', kind: 'draw', fit: 'gamma'}}}}}
+        """))
+        var series = MeasuredSeries(name: "draw")
+        series.samplesMs = (0..<40).map { 0.5 + Double($0 % 9) * 0.1 }
+        XCTAssertEqual(fitted.keyboard.config(for: .draw).cost, CostFitter().fit(series, family: .gamma)?.distribution)
+        XCTAssertEqual(try fixture.loadError("{traces: ['trace.jsonl'], keyboard: {work: {lookup: {cost: {type: 'measured', trace: 'device.jsonl', kind: 'lookup', fit: 'auto'}}}}}")?.message,
+                       "2 'lookup' duration(s) in \(fixture.directory)/device.jsonl cannot be fitted (at least 5 needed, not all equal)")
         XCTAssertEqual(try fixture.loadError("{traces: ['trace.jsonl'], keyboard: {work: {draw: {cost: {type: 'measured', trace: 'device.jsonl', kind: 'draw'}}}}}")?.description,
                        fixture.directory + "/s.json5:1:106: error: keyboard.work.draw.cost.kind: \(fixture.directory)/device.jsonl measured no 'draw'; it measured key, lookup")
         XCTAssertEqual(try fixture.loadError("{traces: ['trace.jsonl'], keyboard: {work: {draw: {cost: {type: 'measured', trace: 'none.jsonl', kind: 'draw'}}}}}")?.description,
