@@ -104,6 +104,38 @@ final class CalibrateCommandTests: XCTestCase {
         XCTAssertTrue(try String(contentsOfFile: folder.path("c.json5"), encoding: .utf8).contains("key: {\n"), "a")
     }
 
+    /// A MetricKit histogram for the cloud's service time and a two-mode CSV cost that no
+    /// family fits: the overlay gets the censored fit and the flagged quantile table, the
+    /// command warns, and a scenario runs with both.
+    func testHistogramsAndUnfittableCostsCalibrateAndRun() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("payload.json", """
+            {"signpostMetrics": [{"signpostName": "CloudCheck", "signpostIntervalData": {"histogrammedSignpostDurations": {
+              "histogramNumBuckets": 5, "histogramValue": {
+                "0": {"bucketCount": 40, "bucketStart": "0 ms", "bucketEnd": "200 ms"},
+                "1": {"bucketCount": 300, "bucketStart": "200 ms", "bucketEnd": "400 ms"},
+                "2": {"bucketCount": 120, "bucketStart": "400 ms", "bucketEnd": "800 ms"},
+                "3": {"bucketCount": 30, "bucketStart": "800 ms", "bucketEnd": "1,600 ms"},
+                "4": {"bucketCount": 5, "bucketStart": "1.6 sec", "bucketEnd": "6.4 sec"}}}}}]}
+            """)
+        let twoModes = (0..<200).map { "check,\($0 % 2 == 0 ? 1.0 + Double($0 % 7) * 0.01 : 30.0 + Double($0 % 5) * 0.01)" }
+        try folder.write("check.csv", "kind,duration_ms\n" + twoModes.joined(separator: "\n") + "\n")
+        let result = try KeysimProcess.run(["calibrate", "payload.json", "check.csv", "--map", "CloudCheck=cloud.service", "--out", "costs.json5"], in: folder.url)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.hasPrefix("keysim calibrate: warning: check: no parametric fit is acceptable (best D "), result.stderr)
+        XCTAssertTrue(result.stderr.contains("the quantile table is written"), result.stderr)
+        XCTAssertTrue(result.stdout.contains("no acceptable fit"), result.stdout)
+        let overlay = try String(contentsOfFile: folder.path("costs.json5"), encoding: .utf8)
+        XCTAssertTrue(overlay.contains("NO ACCEPTABLE PARAMETRIC FIT"), overlay)
+        XCTAssertTrue(overlay.contains("check: {\n"), overlay)
+        XCTAssertTrue(overlay.contains("cost: {type: \"quantiles\", table: [[0, 1], "), overlay)
+        XCTAssertTrue(overlay.contains("  cloud: {\n    // cloud.service: 495 bucketed (interval-censored) duration(s) from payload.json (metrickit, \"CloudCheck\", 495)"), overlay)
+        try folder.write("trace.jsonl", "{\"keysim\":\"trace\",\"version\":1}\n{\"t\":0,\"type\":\"key\",\"text\":\"a\"}\n{\"t\":150,\"type\":\"key\",\"text\":\" \"}\n")
+        try folder.write("s.json5", "{traces: ['trace.jsonl'], replications: 1, policies: {calibrated: {include: 'costs.json5'}}}")
+        let run = try KeysimProcess.run(["run", "s.json5", "--policy", "calibrated", "--db", "r.sqlite"], in: folder.url)
+        XCTAssertEqual(run.status, 0, run.stderr)
+    }
+
     func testBadInputIsAnErrorWithExitCode2AndNothingWritten() throws {
         let folder = try TemporaryFolder()
         try folder.write("ok.csv", "kind,duration_ms\n" + (1...20).map { "lookup,\(Double($0) / 4)" }.joined(separator: "\n") + "\n")
