@@ -5,19 +5,7 @@ import XCTest
 final class UnderlineProtocolTests: XCTestCase {
     /// A keyboard whose checkers are certain (every true error flagged, nothing else), with
     /// fixed costs and a 300 ms cloud behind a 50 ms network.
-    func certainConfig() -> KeyboardConfig {
-        var config = KeyboardConfig()
-        for kind in KeyboardWork.allCases { config.work[kind]!.cost = .constant(kind == .key ? 2 : 1) }
-        config.checker.recall = 1
-        config.checker.falsePositiveRate = 0
-        config.cloud.recall = 1
-        config.cloud.falsePositiveRate = 0
-        config.network.goodRoundTrip = .constant(50)
-        config.network.goodLoss = 0
-        config.cloud.service = .constant(300)
-        config.debounce = .fixed(delay: .milliseconds(400))
-        return config
-    }
+    func certainConfig() -> KeyboardConfig { .exact }
 
     func events(_ typed: String, every ms: Double = 100, from start: Double = 0) -> [TraceEvent] {
         typed.enumerated().map { index, character in
@@ -74,8 +62,8 @@ final class UnderlineProtocolTests: XCTestCase {
         XCTAssertFalse(slow.flicker, "shown for 2,347 ms: longer than the 1 s window")
     }
 
-    /// A stale answer is reconciled word by word: a word no longer where it was loses its
-    /// chip and is never changed.
+    /// A stale answer is reconciled word by word: a word the user edited closed its chip at
+    /// the edit, its verdict is lost, and the word is never changed.
     func testStaleAnswerNeverChangesTextThatMoved() throws {
         var config = certainConfig()
         config.underlines.acceptanceRate = 1
@@ -86,8 +74,9 @@ final class UnderlineProtocolTests: XCTestCase {
         typed += deletions
         typed += events("know ", every: 50, from: 1700)
         let sink = try run(config, typed, intended: "I know")
-        XCTAssertTrue(sink.requests.contains { $0.stale }, "an answer arrived for an older text")
-        XCTAssertTrue(sink.underlines.contains { $0.outcome == .dropped }, "the chip of the vanished word was dropped")
+        XCTAssertTrue(sink.requests.contains { $0.stale && $0.lostWords > 0 }, "an answer arrived for an older text and lost a word")
+        XCTAssertEqual(sink.underlines.first?.outcome, .edited, "the chip closed when the user deleted into its word")
+        XCTAssertEqual(sink.underlines.first?.end.milliseconds, 1352, "the first backspace took the space, the second the 'k'")
         XCTAssertTrue(sink.fixes.allSatisfy { !$0.applied || !$0.corrupted })
         XCTAssertFalse(sink.fixes.contains { $0.applied && $0.wordOrdinal == 1 && $0.underlineID == 0 })
     }

@@ -2,7 +2,7 @@
 /// bump `version` whenever a change would make an older keysim misread a newer file.
 public enum ReportSchema {
     /// `PRAGMA user_version` of reports this build writes and reads.
-    public static let version = 3
+    public static let version = 4
     /// `PRAGMA application_id` of keysim reports: "ksim" in ASCII.
     public static let applicationID: Int32 = 0x6B73_696D
 
@@ -43,6 +43,7 @@ public enum ReportSchema {
         checks_of_vanished_words INTEGER NOT NULL,
         acceptances_without_chip INTEGER NOT NULL,
         acceptances_without_fix  INTEGER NOT NULL,
+        error_words_finished     INTEGER NOT NULL,
         wall_seconds    REAL NOT NULL
     );
     CREATE TABLE IF NOT EXISTS threads (
@@ -109,6 +110,7 @@ public enum ReportSchema {
         round_trip_ns   INTEGER NOT NULL,
         outcome         TEXT NOT NULL,
         stale           INTEGER NOT NULL,
+        lost_words      INTEGER NOT NULL,
         PRIMARY KEY (run_id, request_id)
     ) WITHOUT ROWID;
     CREATE TABLE IF NOT EXISTS fixes (
@@ -281,6 +283,9 @@ public enum ReportSchema {
         UNION ALL SELECT run_id, 'suggestion', key_index, latency_ns FROM suggestions WHERE outcome = 'shown'
         UNION ALL SELECT run_id, 'local-underline', underline_id, time_to_underline_ns FROM underlines WHERE time_to_underline_ns IS NOT NULL
         UNION ALL SELECT run_id, 'cloud-confirmation', underline_id, time_to_confirmation_ns FROM underlines WHERE time_to_confirmation_ns IS NOT NULL
+        UNION ALL SELECT run_id, 'underline-verdict', underline_id,
+                         COALESCE(confirmed_ns, CASE WHEN outcome = 'retracted' THEN end_ns END) - word_finished_ns
+                  FROM underlines WHERE origin = 'local' AND (confirmed_ns IS NOT NULL OR outcome = 'retracted')
         UNION ALL SELECT run_id, 'request-round-trip', request_id, round_trip_ns FROM requests WHERE outcome = 'answered'
         UNION ALL SELECT run_id, 'dictation-tap-to-recording', dictation_id, tap_to_recording_ns FROM dictations
         UNION ALL SELECT run_id, 'dictation-stop-to-text', dictation_id, stop_to_text_ns FROM dictations;
