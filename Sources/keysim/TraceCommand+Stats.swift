@@ -137,10 +137,12 @@ extension TraceCommand {
         members.append(("characterErrorRate", s.characterErrorRate.map { String(format: "%.4f", $0) } ?? "null"))
         members.append(("dictations", "\(s.dictationCount)"))
         members.append(("dictationMs", jsonMilliseconds(s.dictationNanos)))
-        // Measured costs by kind: how many, and their median.
-        members.append(("measured", "{" + s.measuredNanosByKind.map { kind, durations in
-            "\(jsonString(kind)):{\"count\":\(durations.count),\"medianMs\":\(TraceStatistics.milliseconds(median: durations))}"
-        }.joined(separator: ",") + "}"))
+        // Measured costs by kind (how many, and their median), for traces that have them.
+        if !s.measuredNanosByKind.isEmpty {
+            members.append(("measured", "{" + s.measuredNanosByKind.map { kind, durations in
+                "\(jsonString(kind)):{\"count\":\(durations.count),\"medianMs\":\(TraceStatistics.milliseconds(median: durations))}"
+            }.joined(separator: ",") + "}"))
+        }
         return "{" + members.map { "\(jsonString($0.0)):\($0.1)" }.joined(separator: ",") + "}"
     }
 

@@ -12,8 +12,8 @@ let commands: [(spec: CommandSpec, run: (ParsedArguments) throws -> Int32)] = [
     (MergeCommand.spec, MergeCommand.run),
     (TraceCommand.spec, TraceCommand.run),
     (DictCommand.spec, DictCommand.run),
-    (CompletionsCommand.spec, CompletionsCommand.run),
     (CalibrateCommand.spec, CalibrateCommand.run),
+    (CompletionsCommand.spec, CompletionsCommand.run),
 ]
 
 let toolHelp = """
