@@ -268,6 +268,33 @@ final class CalibrationReaderTests: XCTestCase {
         assertError({ _ = try TraceCostReader.read(path: missing) }, "missing.jsonl:2: error: missing field \"durationMs\" (the measured duration in milliseconds)")
     }
 
+    /// A trace's random streams are keyed by its content without its measurements: the same
+    /// key with and without `measure` lines, compressed or not; other content changes it.
+    func testMeasurementsLeaveTheTraceKeyUnchanged() throws {
+        let events = [TraceEvent(time: .zero, kind: .key(text: "a", touchUp: nil, point: nil)),
+                      TraceEvent(time: SimTime(nanoseconds: 120_000_000), kind: .key(text: "measure", touchUp: nil, point: nil))]
+        let plain = folder.appendingPathComponent("plain.jsonl").path
+        let measured = folder.appendingPathComponent("measured.jsonl.zst").path
+        let plainWriter = try TraceFileWriter(path: plain, header: TraceHeader(name: "k"))
+        for event in events { try plainWriter.write(event) }
+        try plainWriter.commit()
+        let measuredWriter = try TraceFileWriter(path: measured, header: TraceHeader(name: "k"))
+        try measuredWriter.write(events[0])
+        try measuredWriter.write(TraceMeasurement(time: SimTime(nanoseconds: 3_000_000), kind: "key", duration: SimDuration(nanoseconds: 2_500_000)))
+        try measuredWriter.write(events[1])
+        try measuredWriter.commit()
+        let text = try String(contentsOfFile: plain, encoding: .utf8)
+        let lines = text.split(separator: "\n").map(String.init)
+        let measuredPlain = try write("measured.jsonl", [lines[0], lines[1], #"{"t":3, "type": "measure","kind":"lookup","durationMs":1}"#, lines[2]].joined(separator: "\n") + "\n")
+        XCTAssertNil(TraceMeasurement.withoutMeasurements(Array(text.utf8)), "a key typing \"measure\" is no measurement")
+        let key = try ScenarioRunner.traceKey(plain)
+        XCTAssertEqual(key, String(try ScenarioFingerprint.filesHash([plain]).prefix(16)))
+        XCTAssertEqual(try ScenarioRunner.traceKey(measuredPlain), key)
+        XCTAssertEqual(try ScenarioRunner.traceKey(measured), key)
+        let other = try write("other.jsonl", text.replacingOccurrences(of: "\"a\"", with: "\"b\""))
+        XCTAssertNotEqual(try ScenarioRunner.traceKey(other), key)
+    }
+
     func testMappingFilesAndPairs() throws {
         var mapping = NameMapping()
         XCTAssertNil(mapping.add("Dictionary Lookup=lookup"))

@@ -32,9 +32,13 @@ public struct KeyboardSimulation {
     private let keyBudget: SimDuration?
 
     /// Creates a replication of one trace. Its random streams derive from (seed, replication,
-    /// stream name), the name prefixed by the trace index, so every (replication, trace) pair
-    /// draws its own numbers and two policies run on the same pair draw the same ones.
-    public init(config: KeyboardConfig, seed: UInt64, replication: Int, trace: Int = 0, header: TraceHeader? = nil) {
+    /// stream name), the name prefixed by `traceKey` (the trace's content hash; the trace
+    /// index when nil), so every (replication, trace) pair draws its own numbers, the same
+    /// whatever the trace's place in the scenario, and two policies run on the same pair draw
+    /// the same ones.
+    public init(config: KeyboardConfig, seed: UInt64, replication: Int, trace: Int = 0, traceKey: String? = nil,
+                header: TraceHeader? = nil) {
+        let trace = traceKey ?? String(trace)
         self.config = config
         keyBudget = config.budget(for: .key)?.limit
         let prefix = "trace\(trace)/"
