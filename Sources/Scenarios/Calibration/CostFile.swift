@@ -6,9 +6,8 @@ enum CostFile {
 
     /// The file's bytes (decompressed when the name ends in `.zst`).
     static func bytes(path: String) throws(InputError) -> [UInt8] {
-        let file = try FileByteSource(path: path)
-        let source: any ByteSource = path.hasSuffix(".zst") ? try ZstdDecompressor(source: file) : file
-        return try WholeFile.bytes(of: source, path: path, bytesMax: bytesMax,
+        guard path.hasSuffix(".zst") else { return try FileByteSource.readAll(path: path, bytesMax: Int64(bytesMax)) }
+        return try WholeFile.bytes(of: try ZstdDecompressor(source: try FileByteSource(path: path)), path: path, bytesMax: bytesMax,
                                    tooLarge: "larger than the \(bytesMax >> 20) MiB limit for one input")
     }
 

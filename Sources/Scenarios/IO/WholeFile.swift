@@ -1,5 +1,5 @@
-/// Reads a whole input into memory, for the formats that are not line-based (WAV, XML,
-/// MetricKit JSON), with a limit on its size.
+/// Reads a whole stream into memory (a decompressed `.zst` input, say; a plain file reads
+/// with `FileByteSource.readAll`), with a limit on its size.
 enum WholeFile {
     /// Every byte `source` yields, for the file at `path`.
     /// - Throws: the source's `InputError`, or `.invalidContent` with `tooLarge` once more

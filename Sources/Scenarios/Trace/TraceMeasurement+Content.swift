@@ -23,7 +23,7 @@ extension TraceMeasurement {
                                                    bytesMax: Int.max, tooLarge: "")
             return withoutMeasurements(decompressed) ?? decompressed
         }
-        let bytes = try WholeFile.bytes(of: try FileByteSource(path: path), path: path, bytesMax: Int.max, tooLarge: "")
+        let bytes = try FileByteSource.readAll(path: path, bytesMax: FileByteSource.defaultBytesMax)
         return withoutMeasurements(bytes) ?? bytes
     }
 

@@ -47,6 +47,7 @@ public struct KeyboardSimulation {
         let prefix = "trace\(trace)/"
         func stream(_ name: String) -> RandomStream { RandomStream(seed: seed, replication: replication, name: prefix + name) }
         io = KeyboardIO(config: config, network: NetworkModel(config: config.network, stream: stream), stream: stream)
+        io.engine.limits = config.limits
         suggestions = SuggestionPipeline(config: config)
         underlines = Underlines(config: config, intendedText: header?.intendedText, stream: stream)
         cloud = CloudClient(config: config, verdicts: CloudVerdicts(config: config.cloud, seed: seed, replication: replication,
@@ -93,6 +94,7 @@ public struct KeyboardSimulation {
                     reservation = nil
                 }
                 try handle(traceEvent, into: &sink)
+                try checkQueues()
                 if reservation == nil { traceEnded(into: &sink) }
                 #if KEYSIM_INTERNAL_CHECKS
                 checkInvariants()
@@ -104,6 +106,7 @@ public struct KeyboardSimulation {
             checkInvariants()
             #endif
         }
+        if let limit = io.engine.limitReached { throw limit }
         return finish(into: &sink)
     }
 
