@@ -61,7 +61,7 @@ public enum ScenarioLoader {
         for other in policies where other.key != policy {
             // As the file writes it: `--set` values are for the policy being run.
             do {
-                _ = try decode(root.merging(other.value), path: path, policy: other.key, policyNames: [])
+                _ = try decode(expanded.merging(other.value), path: path, policy: other.key, policyNames: [])
             } catch {
                 var inPolicy = error
                 inPolicy.path = "policies.\(other.key)" + (error.path.isEmpty ? "" : ".\(error.path)")

@@ -148,7 +148,7 @@ final class CalibrateCommandTests: XCTestCase {
         let cases: [([String], String)] = [
             (["ok.csv", "bad.csv"], "bad.csv:3:8: error: duration_ms must be a non-negative number of milliseconds, found '3ms'\n"),
             (["bad.xml"], "bad.xml:2:6: error: duration \"x\" is not a non-negative integer of nanoseconds\n"),
-            (["bad.ndjson"], "bad.ndjson:1: error: signpost event without \"timestamp\"\n"),
+            (["bad.ndjson"], "bad.ndjson:1:1: error: signpost event without \"timestamp\"\n"),
             (["bad.json"], "bad.json:1:182: error: \"bucketEnd\" must be a number and a unit (ns, us, µs, μs, ms, s, sec, min), found \"ten ms\"\n"),
             (["missing.csv"], "missing.csv: error: no such file\n"),
             (["ok.csv", "--map-file", "bad.map"], "bad.map:2:1: error: expected NAME=kind, found 'foo'\n"),

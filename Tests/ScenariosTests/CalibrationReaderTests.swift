@@ -265,7 +265,7 @@ final class CalibrationReaderTests: XCTestCase {
         let bad = try write("bad.jsonl", "{\"keysim\":\"trace\",\"version\":1}\n{\"t\":1,\"type\":\"measure\",\"kind\":\"key\",\"durationMs\":-2}\n")
         assertError({ _ = try TraceCostReader.read(path: bad) }, "bad.jsonl:2:51: error: \"durationMs\" must not be negative (found -2 ms)")
         let missing = try write("missing.jsonl", "{\"keysim\":\"trace\",\"version\":1}\n{\"t\":1,\"type\":\"measure\",\"kind\":\"key\"}\n")
-        assertError({ _ = try TraceCostReader.read(path: missing) }, "missing.jsonl:2: error: missing field \"durationMs\" (the measured duration in milliseconds)")
+        assertError({ _ = try TraceCostReader.read(path: missing) }, "missing.jsonl:2:1: error: missing field \"durationMs\" (the measured duration in milliseconds)")
     }
 
     /// A trace's random streams are keyed by its content without its measurements: the same
