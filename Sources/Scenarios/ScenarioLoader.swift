@@ -32,8 +32,13 @@ public enum ScenarioLoader {
         let root = try ConfigFile.parse(text, path: path)
         var top = try ConfigReader(root, path: "", file: path)
         top.allow("policies")
-        let policies = try readPolicies(root, file: path)
-        var resolved = root
+        let expanded = try expandingIncludes(root, file: path, fieldPath: "")
+        var policies: [ConfigValue.Member] = []
+        for member in try readPolicies(expanded, file: path) {
+            let value = try expandingIncludes(member.value, file: path, fieldPath: "policies.\(member.key)")
+            policies.append(ConfigValue.Member(key: member.key, value: value))
+        }
+        var resolved = expanded
         if let policy {
             guard let overlay = policies.first(where: { $0.key == policy }) else {
                 let known = policies.map(\.key).sorted()
@@ -56,7 +61,7 @@ public enum ScenarioLoader {
         for other in policies where other.key != policy {
             // As the file writes it: `--set` values are for the policy being run.
             do {
-                _ = try decode(root.merging(other.value), path: path, policy: other.key, policyNames: [])
+                _ = try decode(expanded.merging(other.value), path: path, policy: other.key, policyNames: [])
             } catch {
                 var inPolicy = error
                 inPolicy.path = "policies.\(other.key)" + (error.path.isEmpty ? "" : ".\(error.path)")
@@ -81,8 +86,13 @@ public enum ScenarioLoader {
         return members
     }
 
+    /// Decodes the scenario fields of an included file, which names no traces.
+    static func decodeFragment(_ root: ConfigValue, path: String) throws(ConfigError) -> Scenario {
+        try decode(root, path: path, policy: nil, policyNames: [], fragment: true)
+    }
+
     private static func decode(_ root: ConfigValue, path: String, policy: String?,
-                               policyNames: [String]) throws(ConfigError) -> Scenario {
+                               policyNames: [String], fragment: Bool = false) throws(ConfigError) -> Scenario {
         var o = try ConfigReader(root, path: "", file: path)
         o.allow("policies")
         let gates = try o.optional("gates", GateRule.rules(config:)) ?? []
@@ -93,7 +103,7 @@ public enum ScenarioLoader {
         let replications = try o.optional("replications") { f throws(ConfigError) in
             try f.integer(in: 1...Scenario.replicationsMax)
         } ?? 10
-        let traces = try o.required("traces") { f throws(ConfigError) -> [String] in
+        let traces = fragment ? [] : try o.required("traces") { f throws(ConfigError) -> [String] in
             let list = try f.array { t throws(ConfigError) -> String in
                 let relative = try t.string()
                 let resolved = resolve(relative, besides: path)

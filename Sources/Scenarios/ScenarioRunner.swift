@@ -83,8 +83,17 @@ extension ScenarioRunner {
     /// The key of a trace's random streams: the first 16 hex digits of its content hash
     /// (`ScenarioFingerprint.filesHash` of the file alone). Keyed by content, a trace draws
     /// the same numbers at any place in a scenario's list, and two traces never share draws.
+    /// Measured costs (`measure` lines) are left out of the content, so that a trace with
+    /// them replays exactly as the same trace without them.
     public static func traceKey(_ path: String) throws -> String {
-        String(try ScenarioFingerprint.filesHash([path]).prefix(16))
+        guard let content = try TraceMeasurement.replayContent(path: path) else {
+            return String(try ScenarioFingerprint.filesHash([path]).prefix(16))
+        }
+        // The scheme of filesHash for one file: its length (8 bytes, little-endian), then its bytes.
+        var hasher = SHA256()
+        hasher.update((0..<8).map { UInt8(truncatingIfNeeded: UInt64(content.count) >> (8 * UInt64($0))) })
+        hasher.update(content)
+        return String(hasher.finalizeHex().prefix(16))
     }
 }
 

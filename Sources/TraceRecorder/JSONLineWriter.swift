@@ -89,6 +89,11 @@ enum JSONLineWriter {
             if let transcript { writer.key("transcript"); writer.string(transcript) }
         case .dictationStop:
             type("dictation.stop")
+        case let .measure(kind, durationNanos):
+            guard !kind.isEmpty, kind.utf8.count <= 256, (0...timeNanosMax).contains(durationNanos) else { return false }
+            type("measure")
+            writer.key("kind"); writer.string(kind)
+            writer.key("durationMs"); writer.milliseconds(durationNanos)
         case let .chipAccept(word):
             type("chip.accept")
             if let word {

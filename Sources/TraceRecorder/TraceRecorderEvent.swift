@@ -66,6 +66,11 @@ public enum TraceRecorderEvent: Sendable, Equatable {
     /// The text field changed; `text` is the text before the cursor in the new field
     /// (`opened`, `replaced`), `intended` what the user means to type there, when known.
     case field(FieldChange, text: String = "", intended: String? = nil)
+    /// A piece of the keyboard's work took `durationNanos` on the device: a measured cost
+    /// (`kind` a keysim work kind such as "lookup", or any name `keysim calibrate --map`
+    /// maps to one), recorded when the work ended. Replays ignore it. Prefer
+    /// `TraceRecorder.measure(_:_:)` or `begin(_:)` and `end(_:)`, which time the work.
+    case measure(kind: String, durationNanos: Int64)
 
     /// The event with its text anonymised.
     func scrambled(by scrambler: LetterScrambler) -> TraceRecorderEvent {

@@ -44,9 +44,15 @@ extension TraceCommand {
         // A bad line anywhere throws before commit(): the writer then leaves no file.
         let writer = try TraceFileWriter(path: out, header: anonymizer.anonymize(reader.header))
         var audioCount = 0
-        while let event = try reader.nextEvent() {
-            if case .dictationStart(.wavFile) = event.kind { audioCount += 1 }
-            try writer.write(anonymizer.anonymize(event))
+        while let line = try reader.nextLine() {
+            switch line {
+            case .event(let event):
+                if case .dictationStart(.wavFile) = event.kind { audioCount += 1 }
+                try writer.write(anonymizer.anonymize(event))
+            case .measurement(let measurement):
+                // A kind name and a duration: nothing the user typed.
+                try writer.write(measurement)
+            }
         }
         try writer.commit()
         print("\(out): \(count(writer.eventCount, "event")) anonymized from \(paths[0])")

@@ -34,7 +34,12 @@ extension TraceCommand {
         for path in paths {
             var reader = try TraceFileReader(path: path)
             var statistics = TraceStatistics(header: reader.header)
-            while let event = try reader.nextEvent() { statistics.add(event) }
+            while let line = try reader.nextLine() {
+                switch line {
+                case .event(let event): statistics.add(event)
+                case .measurement(let measurement): statistics.add(measurement)
+                }
+            }
             results.append((path, statistics.finished()))
         }
         for (index, result) in results.enumerated() {
@@ -57,6 +62,12 @@ extension TraceCommand {
         if let source = header.source { title += " (\(source))" }
         let byType = zip(TraceEvent.Kind.wireNames, s.countsByType).filter { $0.1 > 0 }.map { "\($0.0) \($0.1)" }
         rows.append(("events", "\(s.eventCount)" + (byType.isEmpty ? "" : " (\(byType.joined(separator: ", ")))")))
+        if !s.measuredNanosByKind.isEmpty {
+            let measured = s.measuredNanosByKind.map { kind, durations in
+                "\(kind) \(durations.count) (median \(TraceStatistics.milliseconds(median: durations)) ms)"
+            }
+            rows.append(("measured", measured.joined(separator: ", ")))
+        }
         rows.append(("duration", "\(seconds(s.durationNanos)) s"))
         var text = "\(count(s.words, "word")), \(count(s.sentences, "sentence")), \(count(s.characters, "character"))"
         if let intended = header.intendedText {
@@ -126,6 +137,12 @@ extension TraceCommand {
         members.append(("characterErrorRate", s.characterErrorRate.map { String(format: "%.4f", $0) } ?? "null"))
         members.append(("dictations", "\(s.dictationCount)"))
         members.append(("dictationMs", jsonMilliseconds(s.dictationNanos)))
+        // Measured costs by kind (how many, and their median), for traces that have them.
+        if !s.measuredNanosByKind.isEmpty {
+            members.append(("measured", "{" + s.measuredNanosByKind.map { kind, durations in
+                "\(jsonString(kind)):{\"count\":\(durations.count),\"medianMs\":\(TraceStatistics.milliseconds(median: durations))}"
+            }.joined(separator: ",") + "}"))
+        }
         return "{" + members.map { "\(jsonString($0.0)):\($0.1)" }.joined(separator: ",") + "}"
     }
 

@@ -35,6 +35,7 @@ extension TraceCommand {
             var summary = "\(path): "
             if result.isValid {
                 summary += "valid, \(count(result.eventCount, "event"))"
+                if result.measurementCount > 0 { summary += ", \(count(result.measurementCount, "measured cost"))" }
                 if let lastTime = result.lastTime { summary += ", \(seconds(lastTime.nanoseconds)) s" }
                 if result.warningCount > 0 { summary += ", \(count(result.warningCount, "warning"))" }
             } else {

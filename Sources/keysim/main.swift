@@ -12,6 +12,7 @@ let commands: [(spec: CommandSpec, run: (ParsedArguments) throws -> Int32)] = [
     (MergeCommand.spec, MergeCommand.run),
     (TraceCommand.spec, TraceCommand.run),
     (DictCommand.spec, DictCommand.run),
+    (CalibrateCommand.spec, CalibrateCommand.run),
     (CompletionsCommand.spec, CompletionsCommand.run),
 ]
 

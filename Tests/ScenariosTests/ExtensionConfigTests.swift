@@ -46,7 +46,7 @@ final class ExtensionConfigTests: XCTestCase {
             ("{traces: ['trace.jsonl'], memory: {limitMb: 0}}", "memory.limitMb: must be greater than 0"),
             ("{traces: ['trace.jsonl'], memory: {limitMb: 40}}", "memory: base, dictionary, model and one language file"),
             ("{traces: ['trace.jsonl'], memory: {cacheMbPerWrd: 1}}", "memory.cacheMbPerWrd: unknown field 'cacheMbPerWrd'; did you mean 'cacheMbPerWord'?"),
-            ("{traces: ['trace.jsonl'], memory: {restart: {type: 'weibull'}}}", "memory.restart.type: unknown value 'weibull'"),
+            ("{traces: ['trace.jsonl'], memory: {restart: {type: 'cauchy'}}}", "memory.restart.type: unknown value 'cauchy'"),
             ("{traces: ['trace.jsonl'], languages: {verify: 'yes'}}", "languages.verify: expected true or false, found a string"),
             ("{traces: ['trace.jsonl'], languages: {manifest: [{language: 'ru'}]}}", "languages.manifest[0]: missing required field 'sizeBytes'"),
             ("{traces: ['trace.jsonl'], languages: {manifest: [{language: 'ru', sizeBytes: 10, sha256: 'abc'}]}}",

@@ -85,7 +85,7 @@ final class ScenarioLoaderTests: XCTestCase {
             ("{traces: ['missing.jsonl']}", "s.json5:1:11: error: traces[0]: trace file not found"),
             ("{traces: []}", "s.json5:1:10: error: traces: needs at least one trace"),
             ("{}", "s.json5:1:1: error: missing required field 'traces'"),
-            ("{traces: ['trace.jsonl'], keyboard: {work: {check: {cost: {type: 'weibull'}}}}}", "keyboard.work.check.cost.type: unknown value 'weibull'"),
+            ("{traces: ['trace.jsonl'], keyboard: {work: {check: {cost: {type: 'cauchy'}}}}}", "keyboard.work.check.cost.type: unknown value 'cauchy'"),
             ("{traces: ['trace.jsonl'], keyboard: {threads: {main: {cores: 0}}}}", "keyboard.threads.main.cores: must be between 1 and 1024 (got 0)"),
             ("{traces: ['trace.jsonl'], replications: 2.5}", "replications: expected a whole number, found 2.5"),
             ("{traces: ['trace.jsonl'], seed: 'x'}", "seed: expected a number, found a string"),
@@ -122,6 +122,8 @@ final class ScenarioLoaderTests: XCTestCase {
             "exponential": "exponential needs 'meanMs'", "gamma": "gamma needs 'shape' and 'scaleMs'",
             "pareto": "pareto needs 'scaleMs' and 'shape'", "empirical": "empirical needs 'samplesMs'",
             "quantiles": "quantiles needs 'table'", "mixture": "mixture needs 'components'",
+            "weibull": "weibull needs 'shape' and 'scaleMs'", "shifted": "shifted needs 'shiftMs' and 'distribution'",
+            "measured": "measured needs 'trace' and 'kind'",
         ]
         XCTAssertEqual(Set(needs.keys), Set(Distribution.configKinds))
         for kind in Distribution.configKinds {

@@ -468,7 +468,7 @@ final class TraceLineCodecTests: XCTestCase {
                     _ = try decoder.decodeHeader(line)
                     headers += 1
                 } else {
-                    _ = try decoder.decodeEvent(line)
+                    _ = try decoder.decodeLine(line)
                 }
                 decodedLines += 1
             } catch {

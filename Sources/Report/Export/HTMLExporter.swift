@@ -252,7 +252,8 @@ public enum HTMLExporter {
         return html
     }
 
-    private static func head() -> String {
+    /// The page's head and the start of its body: the style every keysim page shares.
+    static func head(title: String = "keysim report") -> String {
         """
         <!DOCTYPE html>
         <html lang="en">
@@ -261,7 +262,7 @@ public enum HTMLExporter {
         <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <meta name="generator" content="keysim \(esc(KeysimVersion.current))">
-        <title>keysim report</title>
+        <title>\(esc(title))</title>
         <style>
         body { font: 14px/1.45 -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; color: #1b1f23; margin: 24px auto; max-width: 1320px; padding: 0 16px; }
         h1 { font-size: 22px; } h2 { font-size: 18px; margin-top: 28px; border-bottom: 1px solid #d0d7de; } h3 { font-size: 15px; }

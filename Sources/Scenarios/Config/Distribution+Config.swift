@@ -3,13 +3,14 @@ import Sim
 extension Distribution {
     /// The distribution kinds a scenario may name in `type`.
     public static let configKinds = ["constant", "uniform", "normal", "lognormal", "exponential", "gamma",
-                                     "pareto", "empirical", "quantiles", "mixture"]
+                                     "weibull", "shifted", "pareto", "empirical", "quantiles", "mixture", "measured"]
 
     /// The fields each kind needs, as documented (docs/scenario-format.md, "Distributions");
     /// `lognormal` has two forms.
     static let configForms: [String: [[String]]] = [
         "constant": [["valueMs"]], "uniform": [["minMs", "maxMs"]], "normal": [["meanMs", "stddevMs"]],
         "lognormal": [["medianMs", "p99Ms"], ["mu", "sigma"]], "exponential": [["meanMs"]], "gamma": [["shape", "scaleMs"]],
+        "weibull": [["shape", "scaleMs"]], "shifted": [["shiftMs", "distribution"]], "measured": [["trace", "kind"]],
         "pareto": [["scaleMs", "shape"]], "empirical": [["samplesMs"]], "quantiles": [["table"]], "mixture": [["components"]],
     ]
 
@@ -30,7 +31,10 @@ extension Distribution {
     /// `{type: "lognormal", medianMs: 3, p99Ms: 9}` or `{type: "lognormal", mu: 1.1, sigma: 0.5}`,
     /// `{type: "normal", meanMs, stddevMs}` (truncated at zero), `{type: "uniform", minMs, maxMs}`,
     /// `{type: "exponential", meanMs}`, `{type: "gamma", shape, scaleMs}`,
-    /// `{type: "pareto", scaleMs, shape}`, `{type: "empirical", samplesMs: [...]}`,
+    /// `{type: "weibull", shape, scaleMs}`, `{type: "shifted", shiftMs, distribution: {...}}`
+    /// (a fixed minimum plus a draw), `{type: "measured", trace: "device.jsonl", kind: "lookup"}`
+    /// (the durations a trace measured for that kind, replayed as an empirical distribution;
+    /// the path is relative to the scenario file), `{type: "pareto", scaleMs, shape}`, `{type: "empirical", samplesMs: [...]}`,
     /// `{type: "quantiles", table: [[0, 1.5], [0.5, 3], [1, 20]]}` (p, milliseconds),
     /// `{type: "mixture", components: [{weight: 0.9, distribution: {...}}, ...]}`.
     public init(config field: ConfigField) throws(ConfigError) {
@@ -71,6 +75,15 @@ extension Distribution {
         case "gamma":
             self = .gamma(shape: try o.required("shape") { f throws(ConfigError) in try f.positive() },
                           scale: try o.required("scaleMs") { f throws(ConfigError) in try f.positive() })
+        case "weibull":
+            self = .weibull(shape: try o.required("shape") { f throws(ConfigError) in try f.positive() },
+                            scale: try o.required("scaleMs") { f throws(ConfigError) in try f.positive() })
+        case "shifted":
+            let shift = try o.required("shiftMs") { f throws(ConfigError) in try f.nonNegative() }
+            let base = try o.required("distribution") { d throws(ConfigError) in try Distribution(config: d) }
+            self = .shifted(offset: shift, base: base)
+        case "measured":
+            self = try Self.measured(&o)
         case "pareto":
             self = .pareto(scale: try o.required("scaleMs") { f throws(ConfigError) in try f.positive() },
                            shape: try o.required("shape") { f throws(ConfigError) in try f.positive() })

@@ -35,11 +35,20 @@ public struct TraceFileReader: TraceEventSource {
         try nextEvent()
     }
 
-    /// The next event with a typed error.
+    /// The next event with a typed error. Measured durations (`"type":"measure"`) are
+    /// skipped: a replay never sees them.
     public mutating func nextEvent() throws(InputError) -> TraceEvent? {
+        while let line = try nextLine() {
+            if case .event(let event) = line { return event }
+        }
+        return nil
+    }
+
+    /// The next line after the header, event or measurement, with a typed error.
+    public mutating func nextLine() throws(InputError) -> TraceLine? {
         guard let (number, bytes) = try lines.nextLine() else { return nil }
         do {
-            return try decoder.decodeEvent(bytes)
+            return try decoder.decodeLine(bytes)
         } catch {
             throw InputError(.invalidContent, file: path, line: number, column: error.column, message: error.message)
         }

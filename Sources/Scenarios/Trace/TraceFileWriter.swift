@@ -92,6 +92,19 @@ public final class TraceFileWriter {
         if buffer.count >= Self.flushThresholdBytes { try flushBuffer() }
     }
 
+    /// Appends one measured duration (a `measure` line; not counted in `eventCount`).
+    /// - Precondition: as `write(_:)` for an event.
+    public func write(_ measurement: TraceMeasurement) throws(InputError) {
+        precondition(!finished, "TraceFileWriter for \(path) used after commit()")
+        if let lastTime {
+            precondition(measurement.time >= lastTime, "trace time goes backwards: \(measurement.time) after \(lastTime)")
+        }
+        buffer.append(contentsOf: encoder.encode(measurement).utf8)
+        buffer.append(UInt8(ascii: "\n"))
+        lastTime = measurement.time
+        if buffer.count >= Self.flushThresholdBytes { try flushBuffer() }
+    }
+
     /// Flushes everything, ends the zstd frame and, for a file, puts it in place.
     public func commit() throws(InputError) {
         precondition(!finished, "TraceFileWriter for \(path) committed twice")

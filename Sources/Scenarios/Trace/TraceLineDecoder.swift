@@ -102,6 +102,26 @@ public struct TraceLineDecoder: Sendable {
     /// Decodes one event line with the general parser only (no fast path); `decodeEvent`
     /// falls back to it for every line the fast path does not take. Internal for tests.
     mutating func decodeEventGeneral(_ line: UnsafeBufferPointer<UInt8>) throws(TraceLineError) -> TraceEvent {
+        switch try decodeLineGeneral(line) {
+        case .event(let event):
+            return event
+        case .measurement:
+            throw TraceLineError(column: nil, message: "a \"measure\" line where a user event is expected (read the trace with decodeLine)")
+        }
+    }
+
+    /// Decodes one line after the header: a user event, or a measured duration
+    /// (`"type":"measure"`, which replays ignore). On success its time becomes `previousTime`.
+    public mutating func decodeLine(_ line: UnsafeBufferPointer<UInt8>) throws(TraceLineError) -> TraceLine {
+        if let event = fastKeyEvent(line) {
+            previousTime = event.time
+            return .event(event)
+        }
+        return try decodeLineGeneral(line)
+    }
+
+    /// `decodeLine` without the fast path.
+    private mutating func decodeLineGeneral(_ line: UnsafeBufferPointer<UInt8>) throws(TraceLineError) -> TraceLine {
         let fields = try parseFields(line)
         if let keysim = fields.member(.keysim) {
             throw TraceLineError(column: keysim.key.column,
@@ -123,9 +143,30 @@ public struct TraceLineDecoder: Sendable {
             throw TraceLineError(column: timeToken.column,
                                  message: "time goes backwards (\(TraceLineEncoder.millisecondsText(nanoseconds: time.nanoseconds)) ms after \(TraceLineEncoder.millisecondsText(nanoseconds: previousTime.nanoseconds)) ms)")
         }
+        if case .measure = type {
+            let measurement = try decodeMeasurement(fields, time: time, in: line)
+            previousTime = time
+            return .measurement(measurement)
+        }
         let kind = try decodeKind(type, fields, time: time, in: line)
         previousTime = time
-        return TraceEvent(time: time, kind: kind)
+        return .event(TraceEvent(time: time, kind: kind))
+    }
+
+    /// `{"t":…,"type":"measure","kind":"lookup","durationMs":3.25}`: a non-empty kind name
+    /// of at most `TraceMeasurement.kindBytesMax` bytes and a duration in milliseconds.
+    private func decodeMeasurement(_ fields: Fields, time: SimTime,
+                                   in line: UnsafeBufferPointer<UInt8>) throws(TraceLineError) -> TraceMeasurement {
+        let kind = try fields.requiredText(.kind, in: line)
+        guard kind.utf8.count <= TraceMeasurement.kindBytesMax else {
+            throw TraceLineError(column: fields.token(.kind)?.column,
+                                 message: "\"kind\" is longer than \(TraceMeasurement.kindBytesMax) bytes")
+        }
+        guard let duration = fields.token(.durationMs) else {
+            throw TraceLineError(column: nil, message: "missing field \"durationMs\" (the measured duration in milliseconds)")
+        }
+        let nanos = try Self.milliseconds(duration, "durationMs", in: line)
+        return TraceMeasurement(time: time, kind: kind, duration: SimDuration(nanoseconds: nanos))
     }
 
     // MARK: Fast path
@@ -249,6 +290,8 @@ public struct TraceLineDecoder: Sendable {
             return .dictationStart(audio: try dictationAudio(fields, in: line))
         case .dictationStop:
             return .dictationStop
+        case .measure:
+            preconditionFailure("measure lines are decoded by decodeMeasurement")
         case .chipAccept:
             guard let word = fields.token(.word), word.kind != .null else { return .chipAccepted(wordIndex: nil) }
             let index = try Self.integer(word, "word", in: line, magnitudeMax: Self.countMax)
@@ -503,6 +546,15 @@ extension TraceLineDecoder {
     public mutating func decodeEvent(_ line: String) throws(TraceLineError) -> TraceEvent {
         try decodeEvent(Array(line.utf8))
     }
+
+    /// Decodes a line after the header given as a string (no newline).
+    public mutating func decodeLine(_ line: String) throws(TraceLineError) -> TraceLine {
+        let bytes = Array(line.utf8)
+        let result: Result<TraceLine, TraceLineError> = bytes.withUnsafeBufferPointer { buffer in
+            Result { () throws(TraceLineError) in try decodeLine(buffer) }
+        }
+        return try result.get()
+    }
 }
 
 // MARK: - Wire names
@@ -512,6 +564,7 @@ private enum Field: Int, CaseIterable {
     case t, type, text, up, x, y, offset, language, state, audio, transcript, onsetMs, lengthMs, word
     case change, intended
     case keysim, version, name, intendedText, source
+    case kind, durationMs
 
     /// The key on the wire.
     var name: String {
@@ -537,6 +590,8 @@ private enum Field: Int, CaseIterable {
         case .name: "name"
         case .intendedText: "intendedText"
         case .source: "source"
+        case .kind: "kind"
+        case .durationMs: "durationMs"
         }
     }
 
@@ -569,6 +624,7 @@ private enum Field: Int, CaseIterable {
             else if matches("text") { self = .text }
             else if matches("word") { self = .word }
             else if matches("name") { self = .name }
+            else if matches("kind") { self = .kind }
             else { return nil }
         case 5:
             if matches("state") { self = .state }
@@ -589,7 +645,10 @@ private enum Field: Int, CaseIterable {
             else if matches("lengthMs") { self = .lengthMs }
             else if matches("intended") { self = .intended }
             else { return nil }
-        case 10: if matches("transcript") { self = .transcript } else { return nil }
+        case 10:
+            if matches("transcript") { self = .transcript }
+            else if matches("durationMs") { self = .durationMs }
+            else { return nil }
         case 12: if matches("intendedText") { self = .intendedText } else { return nil }
         default: return nil
         }
@@ -599,7 +658,7 @@ private enum Field: Int, CaseIterable {
 /// The `type` values, matched against the line's bytes without building a string.
 private enum WireType {
     case key, backspace, suggestion, cursor, paste, keyboardShow, keyboardHide, language, network
-    case dictationStart, dictationStop, chipAccept, field
+    case dictationStart, dictationStop, chipAccept, field, measure
 
     init?(_ token: JSONToken, in line: UnsafeBufferPointer<UInt8>) {
         if token.flag {
@@ -617,6 +676,7 @@ private enum WireType {
             case "dictation.stop": self = .dictationStop
             case "chip.accept": self = .chipAccept
             case "field": self = .field
+            case "measure": self = .measure
             default: return nil
             }
             return
@@ -637,6 +697,7 @@ private enum WireType {
         else if matches("dictation.stop") { self = .dictationStop }
         else if matches("chip.accept") { self = .chipAccept }
         else if matches("field") { self = .field }
+        else if matches("measure") { self = .measure }
         else { return nil }
     }
 }

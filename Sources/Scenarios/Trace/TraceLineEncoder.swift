@@ -89,6 +89,26 @@ public struct TraceLineEncoder: Sendable {
         bytes = writer.bytes
     }
 
+    /// The measurement as one line of JSON: `{"t":…,"type":"measure","kind":…,"durationMs":…}`.
+    public func encode(_ measurement: TraceMeasurement) -> String {
+        var writer = Writer(bytes: [])
+        writer.open()
+        writer.key("t"); writer.milliseconds(measurement.time.nanoseconds)
+        writer.key("type"); writer.string(TraceMeasurement.wireName)
+        writer.key("kind"); writer.string(measurement.kind)
+        writer.key("durationMs"); writer.milliseconds(measurement.duration.nanoseconds)
+        writer.close()
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
+    /// The line as one line of JSON.
+    public func encode(_ line: TraceLine) -> String {
+        switch line {
+        case .event(let event): encode(event)
+        case .measurement(let measurement): encode(measurement)
+        }
+    }
+
     /// `text` as a JSON string literal, escaped as in trace lines.
     public static func jsonString(_ text: String) -> String {
         var writer = Writer(bytes: [])

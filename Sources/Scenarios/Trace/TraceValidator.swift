@@ -56,6 +56,8 @@ public struct TraceValidation: Sendable {
     public var header: TraceHeader?
     /// The number of event lines that decoded successfully.
     public var eventCount = 0
+    /// Measured durations (`"type":"measure"` lines), which are not events.
+    public var measurementCount = 0
     /// The number of lines read, header included.
     public var lineCount = 0
     /// The time of the last valid event.
@@ -149,7 +151,14 @@ public enum TraceValidator {
             }
             let event: TraceEvent
             do {
-                event = try decoder.decodeEvent(bytes)
+                switch try decoder.decodeLine(bytes) {
+                case .event(let decoded):
+                    event = decoded
+                case .measurement(let measurement):
+                    result.measurementCount += 1
+                    result.lastTime = measurement.time
+                    continue
+                }
             } catch {
                 report(TraceProblem(.error, file: path, line: number, column: error.column, message: error.message))
                 continue

@@ -1,3 +1,4 @@
+import Foundation
 import Sim
 
 /// Summary figures of a trace, gathered event by event in bounded memory (the rebuilt text
@@ -69,6 +70,8 @@ public struct TraceStatistics: Sendable {
     /// Intended characters of the fields compared (their longer side, as the error rate's
     /// denominator).
     public private(set) var charactersCompared = 0
+    /// Measured durations (`measure` lines) by kind, in nanoseconds, in trace order.
+    public private(set) var measurements: [String: [Int64]] = [:]
 
     private var lastTapTime: SimTime?
     private var lastEditTime: SimTime?
@@ -84,6 +87,24 @@ public struct TraceStatistics: Sendable {
     public init(header: TraceHeader) {
         self.header = header
         fieldIntendedText = header.intendedText
+    }
+
+    /// Adds a measured duration of the trace; it is not an event.
+    public mutating func add(_ measurement: TraceMeasurement) {
+        measurements[measurement.kind, default: []].append(measurement.duration.nanoseconds)
+    }
+
+    /// The measured durations by kind, sorted by kind.
+    public var measuredNanosByKind: [(kind: String, durations: [Int64])] {
+        measurements.keys.sorted().map { ($0, measurements[$0]!) }
+    }
+
+    /// The median of `durations` in milliseconds, as text with two decimals.
+    public static func milliseconds(median durations: [Int64]) -> String {
+        let sorted = durations.sorted()
+        let middle = sorted.count / 2
+        let nanos = sorted.count % 2 == 1 ? Double(sorted[middle]) : (Double(sorted[middle - 1]) + Double(sorted[middle])) / 2
+        return String(format: "%.2f", nanos / 1e6)
     }
 
     /// Adds the next event of the trace.

@@ -101,7 +101,8 @@ public enum DictionaryFile {
     }
 }
 
-private extension String {
+extension String {
+    /// The string without leading and trailing spaces and tabs.
     func trimmingSpaces() -> String {
         String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
     }

@@ -56,6 +56,11 @@ extension Distribution {
         case .pareto(let scale, let shape):
             if x <= scale { return 0 }
             return -CMath.expm1(shape * CMath.log(scale / x))
+        case .weibull(let shape, let scale):
+            if x <= 0 { return 0 }
+            return -CMath.expm1(-CMath.exp(shape * CMath.log(x / scale)))
+        case .shifted(let offset, let base):
+            return base.cdf(x - offset)
         case .empirical(let samples):
             var atOrBelow = 0
             for sample in samples where sample <= x { atOrBelow += 1 }
@@ -93,6 +98,10 @@ extension Distribution {
             return shape * scale
         case .pareto(let scale, let shape):
             return shape > 1 ? shape * scale / (shape - 1) : nil
+        case .weibull(let shape, let scale):
+            return scale * CMath.exp(CMath.logGamma(1 + 1 / shape))
+        case .shifted(let offset, let base):
+            return base.unvalidatedMean.map { offset + $0 }
         case .empirical(let samples):
             var sum = 0.0
             for sample in samples { sum += sample }
@@ -149,6 +158,11 @@ extension Distribution {
             return scale * standard
         case .pareto(let scale, let shape):
             return scale * CMath.exp(-CMath.log1p(-p) / shape)
+        case .weibull(let shape, let scale):
+            if p == 1 { return .infinity }
+            return scale * CMath.exp(CMath.log(-CMath.log1p(-p)) / shape)
+        case .shifted(let offset, let base):
+            return offset + base.unvalidatedQuantile(p)
         case .empirical(let samples):
             return Distribution.empiricalQuantile(samples.sorted(), p)
         case .quantileTable(let points):

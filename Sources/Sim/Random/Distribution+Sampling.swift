@@ -50,6 +50,11 @@ extension Distribution {
         case .pareto(let scale, let shape):
             // Inverse survival function: x_m · u^(−1/α), with u uniform on (0, 1).
             return scale * CMath.exp(-CMath.log(rng.nextOpenUnit()) / shape)
+        case .weibull(let shape, let scale):
+            // Inverse survival function: λ · (−log u)^(1/k), with u uniform on (0, 1).
+            return scale * CMath.exp(CMath.log(-CMath.log(rng.nextOpenUnit())) / shape)
+        case .shifted(let offset, let base):
+            return offset + base.unclampedSample(&rng)
         case .empirical(let samples):
             return samples[rng.nextInt(below: samples.count)]
         case .quantileTable(let points):

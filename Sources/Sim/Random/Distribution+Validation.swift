@@ -93,6 +93,12 @@ extension Distribution {
         case .pareto(let scale, let shape):
             requirePositive("scale", scale)
             requirePositive("shape", shape)
+        case .weibull(let shape, let scale):
+            requirePositive("shape", shape)
+            requirePositive("scale", scale)
+        case .shifted(let offset, let base):
+            requireNonNegative("offset", offset)
+            base.collectProblems(into: &problems, prefix: prefix + "base.")
         case .empirical(let samples):
             if samples.isEmpty {
                 report("samples", "must not be empty")

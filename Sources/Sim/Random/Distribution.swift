@@ -4,13 +4,14 @@
 /// The cases hold only parameters; the behaviour lives in extensions:
 /// - `Distribution+Sampling.swift`: `sample(_:)`, `sampleDuration(_:)`;
 /// - `Distribution+Analytic.swift`: `mean`, `quantile(_:)`, `cdf(_:)`;
-/// - `Distribution+Validation.swift`: `validate()`.
+/// - `Distribution+Validation.swift`: `validate()`;
+/// - `Distribution+Density.swift`: `logDensity(_:)`, for fitting measured costs.
 ///
 /// Build from scenario input, call `validate()`, and sample only distributions that passed:
 /// sampling an invalid one is a programmer error.
 ///
-/// Not `indirect`: mixtures nest through their component array, and the parametric cases
-/// stay inline, so that copying one (as every task's cost draw does) touches no reference
+/// Not `indirect` as a whole: mixtures nest through their component array, `shifted` is the
+/// one boxed case, and the parametric cases stay inline, so that copying one (as every task's cost draw does) touches no reference
 /// count shared between the threads of a `--jobs` run.
 public enum Distribution: Sendable, Equatable {
     /// Always the same value.
@@ -38,6 +39,15 @@ public enum Distribution: Sendable, Equatable {
     /// P(X > x) = (x_m / x)^α for x ≥ x_m. The mean is infinite when α ≤ 1.
     case pareto(scale: Double, shape: Double)
 
+    /// Weibull with the given shape k and scale λ: P(X > x) = exp(−(x/λ)^k). Shape below 1
+    /// gives a heavier tail than the exponential (shape 1), above 1 a lighter one.
+    case weibull(shape: Double, scale: Double)
+
+    /// `offset` milliseconds plus a draw of `base`: a cost with a fixed minimum (the part of
+    /// the work that always runs) and a random excess. The one boxed case: plain
+    /// distributions stay inline.
+    indirect case shifted(offset: Double, base: Distribution)
+
     /// Each recorded sample equally likely: replays measured values as they are.
     case empirical(samples: [Double])
 
@@ -62,8 +72,8 @@ public enum Distribution: Sendable, Equatable {
     }
 
     /// The name of the case, as scenario files spell it: "constant", "uniform", "normal",
-    /// "lognormal", "exponential", "gamma", "pareto", "empirical", "quantileTable",
-    /// "mixture".
+    /// "lognormal", "exponential", "gamma", "weibull", "shifted", "pareto", "empirical",
+    /// "quantileTable", "mixture".
     public var kindName: String {
         switch self {
         case .constant: "constant"
@@ -73,6 +83,8 @@ public enum Distribution: Sendable, Equatable {
         case .exponential: "exponential"
         case .gamma: "gamma"
         case .pareto: "pareto"
+        case .weibull: "weibull"
+        case .shifted: "shifted"
         case .empirical: "empirical"
         case .quantileTable: "quantileTable"
         case .mixture: "mixture"
