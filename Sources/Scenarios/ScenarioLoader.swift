@@ -105,6 +105,9 @@ public enum ScenarioLoader {
             guard !list.isEmpty else { throw f.error("needs at least one trace") }
             return list
         }
+        let detail = try o.optional("detail") { f throws(ConfigError) in
+            ReportDetail(rawValue: try f.oneOf(ReportDetail.allCases.map(\.rawValue)))!
+        } ?? .default
         var keyboard = KeyboardConfig()
         try o.optional("keyboard") { f throws(ConfigError) in try readKeyboard(f, into: &keyboard) }
         try o.optional("checker") { f throws(ConfigError) in try readChecker(f, scenarioPath: path, into: &keyboard.checker) }
@@ -129,7 +132,8 @@ public enum ScenarioLoader {
         try o.optional("token") { f throws(ConfigError) in try ExtensionConfigReader.readToken(f, into: &keyboard.token) }
         try o.finish()
         return Scenario(name: name, description: description, path: path, seed: seed, replications: replications,
-                        traces: traces, policy: policy, policyNames: policyNames, keyboard: keyboard, resolvedConfig: root)
+                        traces: traces, policy: policy, policyNames: policyNames, detail: detail, keyboard: keyboard,
+                        resolvedConfig: root)
     }
 
     /// `relative` resolved against the folder of `file`, lexically (`a/../b` becomes `b`),

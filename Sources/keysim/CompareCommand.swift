@@ -9,7 +9,7 @@ enum CompareCommand {
     static let spec = CommandSpec(
         name: "compare",
         abstract: "Compare two policies with common random numbers: paired differences with 95% intervals.",
-        usage: "compare <scenario> --policy A --policy B | compare <a.json5> <b.json5> [--seed N] [--replications N] [--jobs N] [--db FILE] [--set PATH=VALUE]... [--shard K/N]",
+        usage: "compare <scenario> --policy A --policy B | compare <a.json5> <b.json5> [--seed N] [--replications N] [--jobs N] [--db FILE] [--set PATH=VALUE]... [--detail LEVEL] [--shard K/N]",
         arguments: [("<scenario>...", "One scenario with --policy twice, or two scenario files to compare.")],
         options: [
             OptionSpec(name: "policy", value: "NAME", help: "A policy defined in the scenario's 'policies'; give it twice, A then B.", repeatable: true),
@@ -18,6 +18,7 @@ enum CompareCommand {
             JobOptions.jobs,
             JobOptions.db(RunCommand.defaultReport),
             OptionSpec(name: "set", value: "PATH=VALUE", help: "Override a field of both sides, e.g. network.roundTrip=80.", repeatable: true),
+            JobOptions.detail,
             JobOptions.shard,
         ],
         discussion: """
@@ -74,7 +75,8 @@ enum CompareCommand {
 
         let progress = Progress(label: "keysim compare")
         let outcome = try JobRunner.run(job, shard: shard, threads: threads, reportPath: reportPath,
-                                        busyTimeoutMs: JobOptions.busyTimeoutMs, progress: progress.update)
+                                        busyTimeoutMs: JobOptions.busyTimeoutMs, detail: try JobOptions.detail(arguments),
+                                        progress: progress.update)
         progress.finish()
 
         let what = files.count == 1 ? files[0] : "\(files[0]) \(files[1])"

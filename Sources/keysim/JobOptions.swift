@@ -12,6 +12,19 @@ enum JobOptions {
     static let seed = OptionSpec(name: "seed", value: "N", help: "Seed of every random stream (default: the scenario's).")
     static let replications = OptionSpec(name: "replications", value: "N", help: "Replications per trace (default: the scenario's).")
 
+    static let detail = OptionSpec(name: "detail", value: "LEVEL",
+                                   help: "How much the report keeps: summary, default or full (default: the scenario's detail, else default).")
+
+    /// The level `--detail` asks for, or nil to take each scenario's.
+    static func detail(_ arguments: ParsedArguments) throws(UsageError) -> ReportDetail? {
+        guard let text = arguments.value("detail") else { return nil }
+        guard let level = ReportDetail(rawValue: text) else {
+            throw UsageError(command: arguments.command,
+                             message: "--detail must be one of \(ReportDetail.allCases.map(\.rawValue).joined(separator: ", ")), not '\(text)'")
+        }
+        return level
+    }
+
     static func db(_ defaultReport: String) -> OptionSpec {
         OptionSpec(name: "db", value: "FILE", help: "Report file to add the runs to (default: \(defaultReport)).")
     }

@@ -9,7 +9,7 @@ enum SweepCommand {
     static let spec = CommandSpec(
         name: "sweep",
         abstract: "Sweep scenario fields over a grid and chart cloud requests against delay, with the Pareto front.",
-        usage: "sweep <scenario> --set PATH=LOW..HIGH/STEP [--set PATH=A,B,C]... [--policy NAME] [--seed N] [--replications N] [--jobs N] [--db FILE] [--shard K/N]",
+        usage: "sweep <scenario> --set PATH=LOW..HIGH/STEP [--set PATH=A,B,C]... [--policy NAME] [--seed N] [--replications N] [--jobs N] [--db FILE] [--detail LEVEL] [--shard K/N]",
         arguments: [("<scenario>", "A scenario file (JSON5), such as scenarios/default.json5.")],
         options: [
             OptionSpec(name: "set", value: "PATH=VALUES",
@@ -20,6 +20,7 @@ enum SweepCommand {
             JobOptions.replications,
             JobOptions.jobs,
             JobOptions.db(RunCommand.defaultReport),
+            JobOptions.detail,
             JobOptions.shard,
         ],
         discussion: """
@@ -78,7 +79,8 @@ enum SweepCommand {
 
         let progress = Progress(label: "keysim sweep")
         let outcome = try JobRunner.run(job, shard: shard, threads: threads, reportPath: reportPath,
-                                        busyTimeoutMs: JobOptions.busyTimeoutMs, progress: progress.update)
+                                        busyTimeoutMs: JobOptions.busyTimeoutMs, detail: try JobOptions.detail(arguments),
+                                        progress: progress.update)
         progress.finish()
 
         let policyNote = policy.map { ", policy \($0)" } ?? ""

@@ -15,55 +15,86 @@ public struct JobOutcome: Sendable {
 /// Runs a job's work items (all of them, or one shard's) on worker threads and writes them
 /// to a report, batch by batch, in work-item order.
 ///
-/// Each batch is one transaction holding its batch row, its runs with every row they
-/// measured, their job bookkeeping and their metrics; the last batch's transaction also
-/// marks the job complete and, for a whole job, stores its comparison or sweep. An
-/// interrupted job therefore leaves whole batches behind, never part of one.
+/// Replications simulate on every worker thread while the calling thread writes, each run
+/// going to the report as soon as it and every run before it are done: memory holds a small
+/// window of runs, never a whole batch. Each run's metrics are computed on its worker from
+/// its records (`RunMetric.value(for:budgets:)`), so the writer only writes.
+///
+/// Each batch is one transaction holding its batch row, its runs with the rows they
+/// measured (as many as the batch's `detail` keeps), their job bookkeeping and their
+/// metrics; the last batch's transaction also marks the job complete and, for a whole job,
+/// stores its comparison or sweep. An interrupted job therefore leaves whole batches
+/// behind, never part of one.
 public enum JobRunner {
     /// Runs `job`'s items in `shard` on `threads` threads and adds them to the report at
-    /// `reportPath`, which is opened (and created if missing) only when the first batch is
+    /// `reportPath`, which is opened (and created if missing) only when the first run is
     /// ready, so a job that fails before that leaves no file behind.
     /// - Parameters:
+    ///   - detail: how much each run keeps; by default each batch's scenario says.
     ///   - progress: called on the calling thread after each work item, with (done, total).
     /// - Throws: the error of the first failing work item, or a `ReportError`.
     public static func run(_ job: Job, shard: Shard, threads: Int, reportPath: String, busyTimeoutMs: Int,
-                           keepTasks: Bool = true, progress: ((Int, Int) -> Void)? = nil) throws -> JobOutcome {
+                           detail: ReportDetail? = nil, progress: ((Int, Int) -> Void)? = nil) throws -> JobOutcome {
         let positions = Array(shard.positions(of: job.itemCount))
-        let started = DispatchTime.now().uptimeNanoseconds
         var writer = JobWriter(job: job, shard: shard, reportPath: reportPath, busyTimeoutMs: busyTimeoutMs)
         var summaries: [Int: BatchSummary] = [:]
-        var pending: [RunResult] = []
-        var pendingPositions: [Int] = []
-        var batchStarted = started
+        var builder: BatchSummary.Builder?
         let lastBatch = positions.last.map { job.item(at: $0).batch }
+        let replications = replicationsPerBatch(job, positions)
         progress?(0, positions.count)
-        try OrderedParallel.run(
-            count: positions.count, threads: threads, window: max(4 * threads, 16),
-            work: { k in
-                let (batch, item) = job.item(at: positions[k])
-                return try ScenarioRunner.runOne(job.batches[batch].scenario, item: item, keepTasks: keepTasks)
-            },
-            consume: { k, result in
-                pending.append(result)
-                pendingPositions.append(positions[k])
-                let batch = job.item(at: positions[k]).batch
-                let batchEnds = k + 1 == positions.count || job.item(at: positions[k + 1]).batch != batch
-                if batchEnds {
-                    let now = DispatchTime.now().uptimeNanoseconds
-                    summaries[batch] = BatchSummary(results: pending, budgets: job.batches[batch].scenario.keyboard.budgets)
-                    try writer.write(batch: batch, results: pending, positions: pendingPositions,
-                                     wallSeconds: Double(now - batchStarted) / 1e9, isLast: batch == lastBatch)
-                    batchStarted = now
-                    pending.removeAll()
-                    pendingPositions.removeAll()
-                }
-                progress?(k + 1, positions.count)
-            })
+        do {
+            try OrderedParallel.run(
+                count: positions.count, threads: threads, window: 2 * threads,
+                work: { k in
+                    let (batch, item) = job.item(at: positions[k])
+                    let scenario = job.batches[batch].scenario
+                    let level = detail ?? scenario.detail
+                    let result = try ScenarioRunner.runOne(scenario, item: item, keepTasks: level.keepsTasks(replication: item.replication))
+                    let metrics = RunMetric.all.map { $0.value(for: result, budgets: scenario.keyboard.budgets) }
+                    return StreamedRun(result: result, metrics: metrics, detail: level)
+                },
+                consume: { k, run in
+                    let batch = job.item(at: positions[k]).batch
+                    if k == 0 || job.item(at: positions[k - 1]).batch != batch {
+                        try writer.begin(batch: batch, replications: replications[batch] ?? 0)
+                        builder = BatchSummary.Builder(budgets: job.batches[batch].scenario.keyboard.budgets)
+                    }
+                    try writer.add(run, position: positions[k])
+                    builder?.add(run.result)
+                    if k + 1 == positions.count || job.item(at: positions[k + 1]).batch != batch {
+                        summaries[batch] = builder?.finish()
+                        builder = nil
+                        try writer.end(isLast: batch == lastBatch)
+                    }
+                    progress?(k + 1, positions.count)
+                })
+        } catch {
+            writer.abandon()
+            throw error
+        }
         if positions.isEmpty {
             try writer.writeEmptyShard()
         }
         return JobOutcome(jobID: writer.jobID ?? 0, itemsRun: positions.count, summaries: summaries)
     }
+
+    /// How many distinct replications of each batch the shard's positions hold.
+    private static func replicationsPerBatch(_ job: Job, _ positions: [Int]) -> [Int: Int] {
+        var seen: [Int: Set<Int>] = [:]
+        for position in positions {
+            let (batch, item) = job.item(at: position)
+            seen[batch, default: []].insert(item.replication)
+        }
+        return seen.mapValues(\.count)
+    }
+}
+
+/// One finished work item on its way to the report: its records, its metrics (in
+/// `RunMetric.all` order, nil where a metric has no value) and how much of it to keep.
+struct StreamedRun: Sendable {
+    var result: RunResult
+    var metrics: [Double?]
+    var detail: ReportDetail
 }
 
 /// Writes a job's batches, keeping the job's row id between them.
@@ -74,6 +105,8 @@ struct JobWriter {
     let busyTimeoutMs: Int
     private(set) var store: ReportStore?
     private(set) var jobID: Int64?
+    /// The batch being written: its index, row id, row writer and start, inside its transaction.
+    private var open: (batch: Int, batchID: Int64, rows: RunRowWriter, info: BatchInfo, started: UInt64)?
 
     init(job: Job, shard: Shard, reportPath: String, busyTimeoutMs: Int) {
         self.job = job
@@ -101,45 +134,75 @@ struct JobWriter {
         ReportStore.removeFiles(of: reportPath)
     }
 
-    /// Writes one batch's runs (positions are their work-item indices) in one transaction.
-    mutating func write(batch: Int, results: [RunResult], positions: [Int], wallSeconds: Double, isLast: Bool) throws {
+    /// Runs `body` on the report, mapping SQLite errors to report errors; on any error the
+    /// open batch is rolled back.
+    private mutating func writing(_ body: (inout JobWriter, Database) throws -> Void) throws {
         do {
-            try writeBatch(batch: batch, results: results, positions: positions, wallSeconds: wallSeconds, isLast: isLast)
+            let database = try openStore().database
+            try body(&self, database)
         } catch {
-            discardIfNew()
+            abandon()
+            if let error = error as? SQLiteError { throw ReportStore.describe(error, path: reportPath) }
             throw error
         }
     }
 
-    private mutating func writeBatch(batch: Int, results: [RunResult], positions: [Int], wallSeconds: Double, isLast: Bool) throws {
-        let store = try openStore()
-        let database = store.database
-        let spec = job.batches[batch]
-        let info = BatchInfo(command: job.command, scenario: spec.scenario, scenarioHash: spec.scenarioHash,
-                             tracesHash: spec.tracesHash, wallSeconds: wallSeconds)
-        var jobID = self.jobID
-        do {
-            try database.transaction {
-                try ReportSchema.ensureAnalysisTables(database)
-                let id = try jobID ?? insertJobRow(database)
-                jobID = id
-                let runIDs = try store.insert(info, results: results)
-                let batchID = try database.query("SELECT batch_id FROM runs WHERE run_id = ?", [.integer(runIDs[0])])[0][0]
-                try database.prepare("INSERT INTO job_batches (batch_id, job_id, batch_index, label, settings) VALUES (?, ?, ?, ?, ?)")
-                    .execute([batchID, .integer(id), .integer(Int64(batch)), .text(spec.label), .text(spec.settingsJSON)])
-                let jobRun = try database.prepare("INSERT INTO job_runs (run_id, job_id, work_item) VALUES (?, ?, ?)")
-                for (runID, position) in zip(runIDs, positions) {
-                    try jobRun.execute([.integer(runID), .integer(id), .integer(Int64(position))])
-                }
-                if case .integer(let batchRowID) = batchID {
-                    try RunMetricWriter.write(database, batchID: batchRowID)
-                }
-                if isLast { try JobAnalysis.finish(database, jobID: id) }
-            }
-        } catch let error as SQLiteError {
-            throw ReportStore.describe(error, path: reportPath)
+    /// Rolls back the batch being written, if any, and removes a report this job created.
+    mutating func abandon() {
+        if open != nil, let database = store?.database, database.isInTransaction {
+            _ = try? database.execute("ROLLBACK")
         }
-        self.jobID = jobID
+        open = nil
+        jobID = committedJobID
+        discardIfNew()
+    }
+
+    /// The job's row id as of the last committed batch (nil before the first commit).
+    private var committedJobID: Int64?
+
+    /// Opens batch `batch`'s transaction and writes its batch row (and the job's row, the
+    /// first time).
+    mutating func begin(batch: Int, replications: Int) throws {
+        try writing { writer, database in
+            let spec = writer.job.batches[batch]
+            let info = BatchInfo(command: writer.job.command, scenario: spec.scenario, scenarioHash: spec.scenarioHash,
+                                 tracesHash: spec.tracesHash, wallSeconds: 0)
+            try database.execute("BEGIN IMMEDIATE")
+            try ReportSchema.ensureAnalysisTables(database)
+            let id = try writer.jobID ?? writer.insertJobRow(database)
+            writer.jobID = id
+            let batchID = try writer.store!.insertBatchRow(info, replications: replications)
+            try database.prepare("INSERT INTO job_batches (batch_id, job_id, batch_index, label, settings) VALUES (?, ?, ?, ?, ?)")
+                .execute([.integer(batchID), .integer(id), .integer(Int64(batch)), .text(spec.label), .text(spec.settingsJSON)])
+            try RunMetricWriter.writeCatalog(database)
+            writer.open = (batch, batchID, try RunRowWriter(database), info, DispatchTime.now().uptimeNanoseconds)
+        }
+    }
+
+    /// Writes one run of the open batch: its rows, its job bookkeeping and its metrics.
+    mutating func add(_ run: StreamedRun, position: Int) throws {
+        try writing { writer, database in
+            guard var open = writer.open, let jobID = writer.jobID else { preconditionFailure("a run outside a batch") }
+            let runID = try open.rows.write(run.result, batchID: open.batchID, batch: open.info, detail: run.detail)
+            writer.open = open
+            try database.prepare("INSERT INTO job_runs (run_id, job_id, work_item) VALUES (?, ?, ?)")
+                .execute([.integer(runID), .integer(jobID), .integer(Int64(position))])
+            try RunMetricWriter.write(database, runID: runID, values: run.metrics)
+        }
+    }
+
+    /// Finishes the open batch: its wall time, the job's analysis after the last batch, and
+    /// the commit.
+    mutating func end(isLast: Bool) throws {
+        try writing { writer, database in
+            guard let open = writer.open, let jobID = writer.jobID else { preconditionFailure("no batch is open") }
+            let wall = Double(DispatchTime.now().uptimeNanoseconds - open.started) / 1e9
+            try database.prepare("UPDATE batches SET wall_seconds = ? WHERE batch_id = ?").execute([.real(wall), .integer(open.batchID)])
+            if isLast { try JobAnalysis.finish(database, jobID: jobID) }
+            try database.execute("COMMIT")
+            writer.open = nil
+            writer.committedJobID = jobID
+        }
     }
 
     /// Records a shard that holds none of the job's work items, so that merging still
@@ -185,21 +248,26 @@ struct JobWriter {
     }
 }
 
-/// Computes `run_metrics` for the runs of one batch, from the rows just written.
+/// Writes `run_metrics`: the catalog of metrics, and each run's values as computed in the
+/// process from its records.
 enum RunMetricWriter {
-    static func write(_ database: Database, batchID: Int64) throws {
+    /// Writes (or refreshes) the `metrics` catalog.
+    static func writeCatalog(_ database: Database) throws {
         let catalog = try database.prepare(
             "INSERT OR REPLACE INTO metrics (metric, label, unit, lower_is_better, description) VALUES (?, ?, ?, ?, ?)")
         for metric in RunMetric.all {
             try catalog.execute([.text(metric.name), .text(metric.label), .text(metric.unit),
                                  .integer(metric.lowerIsBetter ? 1 : 0), .text(metric.description)])
-            let insert = try database.prepare("""
-                WITH x(run_id, value) AS (\(metric.sql))
-                INSERT INTO run_metrics (run_id, metric, value) SELECT run_id, :metric, value FROM x WHERE value IS NOT NULL
-                """)
-            try insert.bind(batchID, at: insert.parameterIndex(":batch")!)
-            try insert.bind(metric.name, at: insert.parameterIndex(":metric")!)
-            try insert.execute()
+        }
+    }
+
+    /// Writes one run's metric values (`RunMetric.all` order; nil values are left out).
+    static func write(_ database: Database, runID: Int64, values: [Double?]) throws {
+        precondition(values.count == RunMetric.all.count, "one value per metric")
+        let insert = try database.prepare("INSERT INTO run_metrics (run_id, metric, value) VALUES (?, ?, ?)")
+        for (metric, value) in zip(RunMetric.all, values) {
+            guard let value else { continue }
+            try insert.execute([.integer(runID), .text(metric.name), .real(value)])
         }
     }
 }

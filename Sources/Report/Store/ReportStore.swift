@@ -154,19 +154,7 @@ public final class ReportStore {
 
     /// Inserts a batch and its runs inside the caller's transaction; returns the run ids.
     func insert(_ batch: BatchInfo, results: [RunResult]) throws -> [Int64] {
-        let scenario = batch.scenario
-        let batchStatement = try database.prepare("""
-            INSERT INTO batches (command, scenario_name, scenario_path, scenario_hash, traces_hash, policy, seed,
-                                 replications, keysim_version, created_at, wall_seconds)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
-        let replications = Set(results.map(\.item.replication)).count
-        try batchStatement.execute([
-            .text(batch.command), .text(scenario.name), .text(scenario.path), .text(batch.scenarioHash),
-            .text(batch.tracesHash), scenario.policy.map(SQLValue.text) ?? .null, .integer(Int64(bitPattern: scenario.seed)),
-            .integer(Int64(replications)), .text(KeysimVersion.current), .text(Self.timestamp()), .real(batch.wallSeconds),
-        ])
-        let batchID = database.lastInsertRowID
+        let batchID = try insertBatchRow(batch, replications: Set(results.map(\.item.replication)).count)
         var writer = try RunRowWriter(database)
         var runIDs: [Int64] = []
         runIDs.reserveCapacity(results.count)
@@ -174,6 +162,21 @@ public final class ReportStore {
             runIDs.append(try writer.write(result, batchID: batchID, batch: batch))
         }
         return runIDs
+    }
+
+    /// Inserts a batch's row inside the caller's transaction; returns its id.
+    func insertBatchRow(_ batch: BatchInfo, replications: Int) throws -> Int64 {
+        let scenario = batch.scenario
+        try database.prepare("""
+            INSERT INTO batches (command, scenario_name, scenario_path, scenario_hash, traces_hash, policy, seed,
+                                 replications, keysim_version, created_at, wall_seconds)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute([
+            .text(batch.command), .text(scenario.name), .text(scenario.path), .text(batch.scenarioHash),
+            .text(batch.tracesHash), scenario.policy.map(SQLValue.text) ?? .null, .integer(Int64(bitPattern: scenario.seed)),
+            .integer(Int64(replications)), .text(KeysimVersion.current), .text(Self.timestamp()), .real(batch.wallSeconds),
+        ])
+        return database.lastInsertRowID
     }
 
     static func timestamp() -> String {

@@ -1,0 +1,89 @@
+import Scenarios
+import Sim
+
+extension BatchSummary {
+    /// Pools a batch's runs one at a time, as they stream to the report, so that a batch of
+    /// thousands of replications never holds more than one run's records at once. Only the
+    /// latencies stay, four bytes each (`LatencyPool`), for the exact pooled percentiles.
+    public struct Builder: Sendable {
+        private let budgets: [Budget]
+        private var pools = [LatencyPool](repeating: LatencyPool(), count: LatencyMetric.allCases.count)
+        private var over = [Int](repeating: 0, count: LatencyMetric.allCases.count)
+        private var counts = Counts()
+        private var runs = 0
+        private var typing = TypingFigures.Sum()
+        private var extensionSummary = ExtensionSummary()
+
+        /// A builder for a batch under `budgets`.
+        public init(budgets: [Budget]) { self.budgets = budgets }
+
+        /// Adds one run.
+        public mutating func add(_ result: RunResult) {
+            runs += 1
+            extensionSummary.add(result)
+            typing.add(result)
+            let o = result.observations
+            for (m, metric) in LatencyMetric.allCases.enumerated() {
+                let limit = budgets.first { $0.metric == metric }?.limit
+                MetricSamples.forEachLatency(metric, in: o) { latency in
+                    pools[m].add(latency)
+                    if let limit, latency > limit { over[m] += 1 }
+                }
+            }
+            var c = counts
+            c.keys += o.keys.count
+            for s in o.suggestions {
+                if s.outcome == .shown { c.suggestionsShown += 1 } else if s.outcome == .superseded { c.suggestionsSuperseded += 1 }
+                if s.tooLate { c.suggestionsTooLate += 1 }
+            }
+            for u in o.underlines {
+                if u.shown != nil { c.underlinesShown += 1 }
+                if u.confirmed != nil { c.confirmed += 1 }
+                if u.outcome == .retracted && u.shown != nil { c.retracted += 1 }
+                if u.flicker { c.flickers += 1 }
+                if u.outcome == .dropped { c.dropped += 1 }
+                if u.origin == .cloud { c.cloudFindings += 1 }
+            }
+            for r in o.requests {
+                c.requests += 1
+                if r.outcome == .failed { c.requestsFailed += 1 }
+                if r.stale { c.staleAnswers += 1 }
+                c.timeouts += r.timeouts
+                c.retries += r.attempts - 1
+                c.charactersSent += r.characters
+            }
+            for f in o.fixes {
+                if f.applied { c.fixesApplied += 1 } else { c.fixesDropped += 1 }
+                if f.corrupted { c.corruptingFixes += 1 }
+            }
+            c.words += result.summary.words
+            c.touches.add(o.touches)
+            for d in o.dictations {
+                c.dictations += 1
+                if d.coldStart { c.coldStarts += 1 }
+                if d.isClipped { c.clippedStarts += 1; c.clippedMs += d.clipped.milliseconds }
+                c.speechLostMs += d.speechLostToCap.milliseconds
+            }
+            for session in o.dictationSessions {
+                c.micOnSeconds += session.micOn.milliseconds / 1000
+                c.dictatedSeconds += session.dictated.milliseconds / 1000
+                c.suspensions += session.suspensions
+            }
+            counts = c
+        }
+
+        /// The summary of every run added.
+        /// Sorts the pooled latencies in place (no copy of millions of samples).
+        public mutating func finish() -> BatchSummary {
+            for m in pools.indices { pools[m].sort() }
+            let latencies = LatencyMetric.allCases.enumerated().map { m, metric in
+                let pool = pools[m]
+                let budget = budgets.first { $0.metric == metric }
+                return LatencyRow(metric: metric, summary: pool.summary(), budget: budget,
+                                  shareOverBudget: pool.count == 0 ? 0 : Double(budget == nil ? 0 : over[m]) / Double(pool.count))
+            }
+            return BatchSummary(latencies: latencies, counts: counts, runs: runs, typing: typing.figures,
+                                extensionSummary: extensionSummary)
+        }
+    }
+}
