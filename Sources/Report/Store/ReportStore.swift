@@ -50,8 +50,11 @@ public final class ReportStore {
     /// The file.
     public let path: String
 
-    /// The page cache of a writing connection, in KiB.
-    static let writeCacheKiB = 131_072
+    /// The page cache of a writing connection, in KiB. Runs stream into a batch's transaction
+    /// as they finish, so a long batch spills pages to the WAL before it commits; a cache
+    /// much larger than this only grows the process (it held whole batches when they were
+    /// written at once).
+    static let writeCacheKiB = 16_384
     /// Reports survive a killed keysim (a run is wholly in the file or not at all) but are not
     /// synced to the disk: a report can always be made again from its scenario and seed, and
     /// syncing the millions of rows of a long run costs more than writing them.
@@ -71,9 +74,6 @@ public final class ReportStore {
             database = try readOnly ? Self.openForReading(path, busyTimeoutMs: busyTimeoutMs)
                 : Database(path: path, busyTimeoutMs: busyTimeoutMs)
             try Self.checkOrCreate(database, readOnly: readOnly, path: path)
-            // A batch of a long trace is millions of rows in one transaction: a page cache
-            // large enough to hold it spares SQLite spilling pages to the WAL and reading
-            // them back before the commit.
             if !readOnly { try database.execute("PRAGMA cache_size = -\(Self.writeCacheKiB)") }
         } catch let error as ReportError {
             throw error

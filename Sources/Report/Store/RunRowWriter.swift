@@ -89,7 +89,7 @@ struct RunRowWriter {
         for k in observations.keys where keepsItems {
             try keyRows.add(runID)
             try keyRows.add(k.index)
-            try keyRows.add(Self.editCodes[k.edit]!)
+            try keyRows.add(Self.code(k.edit))
             try keyRows.add(k.touch.nanoseconds)
             try keyRows.add(k.wait.nanoseconds)
             try keyRows.add((k.inserted - k.start).nanoseconds)
@@ -103,7 +103,7 @@ struct RunRowWriter {
             try suggestionRows.add(s.textVersion - s.keyIndex)
             try suggestionRows.add(s.touch.nanoseconds)
             try suggestionRows.add(s.latency.nanoseconds)
-            try suggestionRows.add(Self.outcomeCodes[s.outcome]!)
+            try suggestionRows.add(Self.code(s.outcome))
             try suggestionRows.add(s.tooLate)
             try suggestionRows.add(s.waited.nanoseconds)
             try suggestionRows.add(s.ran.nanoseconds)
@@ -193,9 +193,10 @@ struct RunRowWriter {
         return runID
     }
 
-    /// The codes of `edit_kinds` and `suggestion_outcomes` (`ReportSchema.lookupRows`).
-    static let editCodes = Dictionary(uniqueKeysWithValues: EditKind.allCases.enumerated().map { ($0.element, $0.offset) })
-    static let outcomeCodes = Dictionary(uniqueKeysWithValues: SuggestionOutcome.allCases.enumerated().map { ($0.element, $0.offset) })
+    /// The code of `edit` in `edit_kinds` (`ReportSchema.lookupRows`): its index in `allCases`.
+    @inline(__always) static func code(_ edit: EditKind) -> Int { EditKind.allCases.firstIndex(of: edit)! }
+    /// The code of `outcome` in `suggestion_outcomes`: its index in `allCases`.
+    @inline(__always) static func code(_ outcome: SuggestionOutcome) -> Int { SuggestionOutcome.allCases.firstIndex(of: outcome)! }
 
     private func nullable(_ value: Int64?) -> SQLValue { value.map(SQLValue.integer) ?? .null }
 

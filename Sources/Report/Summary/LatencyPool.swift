@@ -33,13 +33,35 @@ public struct LatencyPool: Sendable, Equatable {
         isSorted = false
     }
 
-    /// Sorts the samples; `summary()` needs it. O(n log n).
+    /// Sorts the samples; `summary()` needs it. O(n): the 32-bit samples by two passes of
+    /// a 16-bit radix sort (a batch's pool holds millions), the rare others by comparison.
     public mutating func sort() {
         guard !isSorted else { return }
-        small.sort()
+        Self.radixSort(&small)
         negative.sort()
         large.sort()
         isSorted = true
+    }
+
+    /// Sorts `values` by their low, then their high 16 bits, through one scratch buffer.
+    static func radixSort(_ values: inout [UInt32]) {
+        guard values.count > 256 else { return values.sort() }
+        var scratch = [UInt32](repeating: 0, count: values.count)
+        for shift in [UInt32(0), 16] {
+            var counts = [Int](repeating: 0, count: 65_537)
+            for value in values { counts[Int((value >> shift) & 0xFFFF) + 1] += 1 }
+            for digit in 1..<counts.count { counts[digit] += counts[digit - 1] }
+            values.withUnsafeBufferPointer { source in
+                scratch.withUnsafeMutableBufferPointer { target in
+                    for value in source {
+                        let digit = Int((value >> shift) & 0xFFFF)
+                        target[counts[digit]] = value
+                        counts[digit] += 1
+                    }
+                }
+            }
+            swap(&values, &scratch)
+        }
     }
 
     /// The sample at 0-based `rank` of the sorted pool.
