@@ -51,7 +51,8 @@ public enum JobRunner {
                     let level = detail ?? scenario.detail
                     let result = try ScenarioRunner.runOne(scenario, item: item, keepTasks: level.keepsTasks(replication: item.replication))
                     let metrics = RunMetric.all.map { $0.value(for: result, budgets: scenario.keyboard.budgets) }
-                    return StreamedRun(result: result, metrics: metrics, detail: level)
+                    return StreamedRun(result: result, metrics: metrics, detail: level,
+                                       sortedLatencies: BatchSummary.Builder.sortedLatencies(of: result))
                 },
                 consume: { k, run in
                     let batch = job.item(at: positions[k]).batch
@@ -60,7 +61,7 @@ public enum JobRunner {
                         builder = BatchSummary.Builder(budgets: job.batches[batch].scenario.keyboard.budgets)
                     }
                     try writer.add(run, position: positions[k])
-                    builder?.add(run.result)
+                    builder?.add(run.result, sortedLatencies: run.sortedLatencies)
                     if k + 1 == positions.count || job.item(at: positions[k + 1]).batch != batch {
                         summaries[batch] = builder?.finish()
                         builder = nil
@@ -90,11 +91,13 @@ public enum JobRunner {
 }
 
 /// One finished work item on its way to the report: its records, its metrics (in
-/// `RunMetric.all` order, nil where a metric has no value) and how much of it to keep.
+/// `RunMetric.all` order, nil where a metric has no value), how much of it to keep, and its
+/// latencies sorted for the batch summary — all computed on its worker thread.
 struct StreamedRun: Sendable {
     var result: RunResult
     var metrics: [Double?]
     var detail: ReportDetail
+    var sortedLatencies: [[Int64]]
 }
 
 /// Writes a job's batches, keeping the job's row id between them.

@@ -4,7 +4,7 @@ import Sim
 extension BatchSummary {
     /// Pools a batch's runs one at a time, as they stream to the report, so that a batch of
     /// thousands of replications never holds more than one run's records at once. Only the
-    /// latencies stay, four bytes each (`LatencyPool`), for the exact pooled percentiles.
+    /// latencies stay, a byte or two each (`LatencyPool`), for the exact pooled percentiles.
     public struct Builder: Sendable {
         private let budgets: [Budget]
         private var pools = [LatencyPool](repeating: LatencyPool(), count: LatencyMetric.allCases.count)
@@ -19,15 +19,37 @@ extension BatchSummary {
 
         /// Adds one run.
         public mutating func add(_ result: RunResult) {
+            add(result, sortedLatencies: Self.sortedLatencies(of: result))
+        }
+
+        /// The run's latencies of each metric (`LatencyMetric.allCases` order), sorted: what
+        /// `add(_:sortedLatencies:)` takes, computed on the run's worker thread.
+        public static func sortedLatencies(of result: RunResult) -> [[Int64]] {
+            LatencyMetric.allCases.map { metric in
+                var values: [Int64] = []
+                MetricSamples.forEachLatency(metric, in: result.observations) { values.append($0.nanoseconds) }
+                return values.sorted()
+            }
+        }
+
+        /// Adds one run whose sorted latencies are already known.
+        public mutating func add(_ result: RunResult, sortedLatencies: [[Int64]]) {
+            precondition(sortedLatencies.count == pools.count, "one latency list per metric")
             runs += 1
             extensionSummary.add(result)
             typing.add(result)
             let o = result.observations
             for (m, metric) in LatencyMetric.allCases.enumerated() {
-                let limit = budgets.first { $0.metric == metric }?.limit
-                MetricSamples.forEachLatency(metric, in: o) { latency in
-                    pools[m].add(latency)
-                    if let limit, latency > limit { over[m] += 1 }
+                let sorted = sortedLatencies[m]
+                pools[m].add(sorted: sorted)
+                if let limit = budgets.first(where: { $0.metric == metric })?.limit.nanoseconds {
+                    // The first latency over the limit, by binary search.
+                    var low = 0, high = sorted.count
+                    while low < high {
+                        let middle = (low + high) / 2
+                        if sorted[middle] > limit { high = middle } else { low = middle + 1 }
+                    }
+                    over[m] += sorted.count - low
                 }
             }
             var c = counts
@@ -73,9 +95,7 @@ extension BatchSummary {
         }
 
         /// The summary of every run added.
-        /// Sorts the pooled latencies in place (no copy of millions of samples).
-        public mutating func finish() -> BatchSummary {
-            for m in pools.indices { pools[m].sort() }
+        public func finish() -> BatchSummary {
             let latencies = LatencyMetric.allCases.enumerated().map { m, metric in
                 let pool = pools[m]
                 let budget = budgets.first { $0.metric == metric }
