@@ -75,8 +75,8 @@ func engineEventsPerSecond() -> Double {
 /// underlines, typing quality) with every observation recorded, replaying a synthetic
 /// typist: keys/s, the median of three repetitions. Each repetition is a fresh simulation
 /// and buffer. The first writes its records to fresh memory, as the first replication in a
-/// process does; the others take the record blocks the one before left (`RecordBlocks`), as
-/// work after it does. `KEYSIM_BENCH_VERBOSE=1` shows each repetition's time and page faults.
+/// process does; the others take the record blocks the one before left in the bench's
+/// `RecordArena`, as work after it does. `KEYSIM_BENCH_VERBOSE=1` shows each repetition's time and page faults.
 func keyboardKeysPerSecond() -> Double {
     let words = ["the", "quick", "brown", "fox", "jumps", "over", "a", "lazy", "dog", "and", "runs", "away"]
     var events: [TraceEvent] = []
@@ -99,9 +99,10 @@ func keyboardKeysPerSecond() -> Double {
     let keyboard = benchScenario(replications: 1).keyboard
     precondition(keyboard.typing.dictionary != nil, "the default scenario names a dictionary")
     var rates: [Double] = []
+    let arena = RecordArena()
     for repetition in 0..<3 {
         var source = ArrayTraceSource(events)
-        var sink = ObservationBuffer()
+        var sink = ObservationBuffer(arena: arena)
         var simulation = KeyboardSimulation(config: keyboard, seed: 1, replication: repetition, header: header)
         var summary: ReplicationSummary?
         let elapsed = seconds { summary = try? simulation.run(&source, into: &sink) }

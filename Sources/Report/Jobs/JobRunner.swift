@@ -41,6 +41,9 @@ public enum JobRunner {
         var builder: BatchSummary.Builder?
         let lastBatch = positions.last.map { job.item(at: $0).batch }
         let replications = replicationsPerBatch(job, positions)
+        // The record blocks of this job's replications: a run written and dropped hands its
+        // blocks to the next one a worker starts.
+        let arena = RecordArena()
         progress?(0, positions.count)
         do {
             try OrderedParallel.run(
@@ -49,7 +52,8 @@ public enum JobRunner {
                     let (batch, item) = job.item(at: positions[k])
                     let scenario = job.batches[batch].scenario
                     let level = detail ?? scenario.detail
-                    let result = try ScenarioRunner.runOne(scenario, item: item, keepTasks: level.keepsTasks(replication: item.replication))
+                    let result = try ScenarioRunner.runOne(scenario, item: item, keepTasks: level.keepsTasks(replication: item.replication),
+                                                             arena: arena)
                     let metrics = RunMetric.all.map { $0.value(for: result, budgets: scenario.keyboard.budgets) }
                     return StreamedRun(result: result, metrics: metrics, detail: level,
                                        sortedLatencies: BatchSummary.Builder.sortedLatencies(of: result))
