@@ -138,3 +138,60 @@ final class StreamingReportTests: XCTestCase {
         XCTAssertEqual(try store.database.query("SELECT COUNT(*) FROM tasks"), [[.integer(Int64(o.tasks.count))]])
     }
 }
+
+/// Per-run latency histograms: buckets, percentiles within 1 % of the exact ones, and the
+/// rows every detail level writes.
+final class LatencyHistogramTests: XCTestCase {
+    func testBucketsCoverEveryValueOnceAndStayNarrow() {
+        var previousUpper: Int64 = 0
+        for bucket in 0..<3_000 {
+            let (lower, upper) = LatencyHistogram.range(of: bucket)
+            XCTAssertEqual(lower, previousUpper, "bucket \(bucket) starts where the one before ends")
+            XCTAssertLessThanOrEqual(Double(upper - lower - 1), Double(lower) / 64, "bucket \(bucket) is narrow")
+            XCTAssertEqual(LatencyHistogram.bucket(of: lower), bucket)
+            XCTAssertEqual(LatencyHistogram.bucket(of: upper - 1), bucket)
+            previousUpper = upper
+        }
+    }
+
+    func testPercentilesAreWithinOnePercentOfTheExactOnesOverSeeds() {
+        for seed in 0..<30 {
+            var rng = RandomStream(seed: UInt64(seed), replication: 0, name: "test.histogram")
+            let values = (0..<(1 + rng.nextInt(below: 3_000))).map { _ in
+                Int64(Double(rng.nextInt(below: 1_000_000)) * pow(10, Double(rng.nextInt(below: 5))))
+            }.sorted()
+            let histogram = LatencyHistogram(sorted: values)
+            XCTAssertEqual(histogram.count, values.count)
+            for p in [1.0, 50, 90, 95, 99, 99.9, 100] {
+                let exact = SampleSummary.percentile(sorted: values.map(Double.init), p)
+                XCTAssertLessThanOrEqual(abs(histogram.percentile(p) - exact), 0.01 * exact, "seed \(seed) p\(p)")
+            }
+        }
+    }
+
+    func testEveryDetailLevelWritesTheSameHistograms() throws {
+        let folder = try ReportFolder()
+        let job = try Fixtures.compareJob(replications: 2)
+        var tables: [[[SQLValue]]] = []
+        for detail in ReportDetail.allCases {
+            let path = folder.path("\(detail.rawValue).sqlite")
+            _ = try JobRunner.run(job, shard: .whole, threads: 2, reportPath: path, busyTimeoutMs: 1000, detail: detail)
+            tables.append(try Fixtures.rows(path)["latency_histograms"] ?? [])
+            if detail == .full {
+                let database = try ReportStore(path: path, readOnly: true).database
+                let exact = try database.query("SELECT latency_ns FROM keys WHERE run_id = 1 ORDER BY latency_ns").map { Double($0[0].integerValue) }
+                let histogram = try LatencyHistogram.load(database, runID: 1, metric: .key)
+                XCTAssertEqual(histogram.count, exact.count)
+                let p99 = SampleSummary.percentile(sorted: exact, 99)
+                XCTAssertLessThanOrEqual(abs(histogram.percentile(99) - p99), 0.01 * p99)
+                let bounds = try database.query("SELECT MIN(lower_ns), MAX(upper_ns), SUM(count) FROM latency_histogram WHERE run_id = 1 AND metric = 'key'")[0]
+                XCTAssertLessThanOrEqual(Double(bounds[0].integerValue), exact.first!)
+                XCTAssertGreaterThan(Double(bounds[1].integerValue), exact.last!)
+                XCTAssertEqual(bounds[2].integerValue, Int64(exact.count))
+            }
+        }
+        XCTAssertFalse(tables[0].isEmpty)
+        XCTAssertEqual(tables[0], tables[1])
+        XCTAssertEqual(tables[1], tables[2])
+    }
+}

@@ -190,7 +190,8 @@ struct JobWriter {
     mutating func add(_ run: StreamedRun, position: Int) throws {
         try writing { writer, database in
             guard var open = writer.open, let jobID = writer.jobID else { preconditionFailure("a run outside a batch") }
-            let runID = try open.rows.write(run.result, batchID: open.batchID, batch: open.info, detail: run.detail)
+            let runID = try open.rows.write(run.result, batchID: open.batchID, batch: open.info, detail: run.detail,
+                                            sortedLatencies: run.sortedLatencies)
             writer.open = open
             try database.prepare("INSERT INTO job_runs (run_id, job_id, work_item) VALUES (?, ?, ?)")
                 .execute([.integer(runID), .integer(jobID), .integer(Int64(position))])

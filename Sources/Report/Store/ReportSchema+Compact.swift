@@ -15,9 +15,11 @@ extension ReportSchema {
         ("key_rows", "keys"), ("suggestion_rows", "suggestions"), ("task_rows", "tasks"),
     ]
 
-    /// Tables that only name codes or hold figures derived from other rows; they say nothing
-    /// the digested tables and views do not.
-    public static let lookupTables: Set<String> = ["edit_kinds", "suggestion_outcomes", "work_kinds", "task_executors"]
+    /// Tables that only name codes, or hold figures derived from other rows (each run's
+    /// latency histograms are a function of its latencies at the full detail level); they
+    /// say nothing the digested tables and views do not, so `ReportRowDigest` leaves them out.
+    public static let lookupTables: Set<String> = ["edit_kinds", "suggestion_outcomes", "work_kinds", "task_executors",
+                                                   "latency_metrics", "latency_histograms"]
 
     /// The codes of the lookup tables: an edit kind, a suggestion outcome or a kind of work
     /// is stored as its index here (work kinds from 1, their `KeyboardWork.code`).
@@ -25,6 +27,7 @@ extension ReportSchema {
         ("edit_kinds", EditKind.allCases.enumerated().map { ($0.offset, $0.element.rawValue) }),
         ("suggestion_outcomes", SuggestionOutcome.allCases.enumerated().map { ($0.offset, $0.element.rawValue) }),
         ("work_kinds", KeyboardWork.allCases.map { (Int($0.code), $0.rawValue) }),
+        ("latency_metrics", LatencyMetric.allCases.enumerated().map { ($0.offset, $0.element.rawValue) }),
     ]
 
     /// The compact tables, their lookup tables (filled once per file) and views.
@@ -32,6 +35,7 @@ extension ReportSchema {
     CREATE TABLE IF NOT EXISTS edit_kinds (code INTEGER PRIMARY KEY, name TEXT NOT NULL);
     CREATE TABLE IF NOT EXISTS suggestion_outcomes (code INTEGER PRIMARY KEY, name TEXT NOT NULL);
     CREATE TABLE IF NOT EXISTS work_kinds (code INTEGER PRIMARY KEY, name TEXT NOT NULL);
+    CREATE TABLE IF NOT EXISTS latency_metrics (code INTEGER PRIMARY KEY, name TEXT NOT NULL);
     \(lookupRows.map { table, names in
         "INSERT OR IGNORE INTO \(table) (code, name) VALUES " + names.map { "(\($0.0), '\($0.1)')" }.joined(separator: ", ") + ";"
     }.joined(separator: "\n"))
@@ -94,6 +98,19 @@ extension ReportSchema {
                t.core, t.preemptions, t.cancelled
         FROM task_rows t JOIN task_executors x ON x.run_id = t.run_id AND x.code = t.executor_code
         LEFT JOIN work_kinds w ON w.code = t.kind_code;
+    CREATE TABLE IF NOT EXISTS latency_histograms (
+        run_id          INTEGER NOT NULL REFERENCES runs(run_id),
+        metric_code     INTEGER NOT NULL,
+        bucket          INTEGER NOT NULL,
+        count           INTEGER NOT NULL,
+        PRIMARY KEY (run_id, metric_code, bucket)
+    ) WITHOUT ROWID;
+    CREATE VIEW IF NOT EXISTS latency_histogram AS
+        SELECT h.run_id, m.name AS metric, h.bucket,
+               CASE WHEN h.bucket < 128 THEN h.bucket ELSE (64 + ((h.bucket - 128) & 63)) << (((h.bucket - 128) >> 6) + 1) END AS lower_ns,
+               CASE WHEN h.bucket < 128 THEN h.bucket + 1 ELSE (65 + ((h.bucket - 128) & 63)) << (((h.bucket - 128) >> 6) + 1) END AS upper_ns,
+               h.count
+        FROM latency_histograms h JOIN latency_metrics m ON m.code = h.metric_code;
 
     """
 }

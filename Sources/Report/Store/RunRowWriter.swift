@@ -16,6 +16,7 @@ struct RunRowWriter {
     let executor: Statement
     var touchRows: BulkInsert
     var wordRows: BulkInsert
+    var histogramRows: BulkInsert
     let budget: Statement
     let violation: Statement
     let dictation: Statement
@@ -52,6 +53,7 @@ struct RunRowWriter {
         executor = try insert("task_executors", ["run_id", "code", "name"])
         touchRows = try BulkInsert(database, table: "touches", columns: Self.touchColumns)
         wordRows = try BulkInsert(database, table: "words", columns: Self.wordColumns)
+        histogramRows = try BulkInsert(database, table: "latency_histograms", columns: Self.histogramColumns)
         budget = try insert("budgets", ["run_id", "metric", "limit_ns", "allowed_share", "count", "over"])
         dictation = try insert("dictations", ["run_id", "dictation_id", "session_id", "tap_ns", "cold_start", "cold_start_cost_ns",
                                               "recording_start_ns", "capture_start_ns", "speech_start_ns", "speech_end_ns",
@@ -66,7 +68,9 @@ struct RunRowWriter {
     }
 
     /// Writes one run's rows, as many as `detail` keeps, and returns its run id.
-    mutating func write(_ result: RunResult, batchID: Int64, batch: BatchInfo, detail: ReportDetail = .full) throws -> Int64 {
+    /// `sortedLatencies` (per `LatencyMetric`, ascending) are computed from the run when nil.
+    mutating func write(_ result: RunResult, batchID: Int64, batch: BatchInfo, detail: ReportDetail = .full,
+                        sortedLatencies: [[Int64]]? = nil) throws -> Int64 {
         let scenario = batch.scenario
         let summary = result.summary
         let counters = summary.counters
@@ -190,6 +194,8 @@ struct RunRowWriter {
         }
         if keepsItems { try writeWords(result.summary.typingQuality, runID: runID) }
         try extensionRows.write(observations.extensionRecords, runID: runID, events: keepsItems)
+        let latencies = sortedLatencies ?? BatchSummary.Builder.sortedLatencies(of: result)
+        try writeHistograms(Self.histograms(sortedLatencies: latencies), runID: runID)
         return runID
     }
 
