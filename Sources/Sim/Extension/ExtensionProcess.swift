@@ -1,19 +1,31 @@
-/// The extension's process state that the keyboard model owns: memory footprint, loaded
-/// and downloaded language files, an ongoing cold restart with the keys it holds, and the
-/// device token. `KeyboardSimulation+Extension.swift` carries out its rules.
-struct ExtensionState {
-    /// Events of the extension's life, wrapped in the simulation's `Event.lifecycle`.
+/// The extension's process: its memory footprint and the system's kill above the limit,
+/// the cold restart that holds the keys touched meanwhile, and the language files — bundled,
+/// loaded from disk (checked against the manifest's SHA-256 or not) or downloaded on demand.
+/// `docs/models.md` ("Memory, language files and the device token") states every rule.
+///
+/// The process decides when it is over its limit; the router then resets every component
+/// (`ResetReason.kill`) and hands the kill record back through `killed(_:io:sink:)`.
+struct ExtensionProcess: KeyboardComponent {
+    /// The process's own events.
     enum Event {
         case restartDone
         case downloadEnded(download: Int)
-        case tokenAnswer(request: Int, attempt: SimTime, verdict: DeviceTokenModel.Verdict)
-        case tokenRetry(request: Int)
+    }
+
+    /// What handling an event tells the router.
+    enum Output {
+        /// Nothing for anyone else.
+        case none
+        /// The footprint went over the limit: the system kills the extension now.
+        case overLimit(footprintMegabytes: Double)
+        /// The cold restart is over: these keys, held meanwhile, are handled now, in touch order.
+        case restarted(heldKeys: [HeldKey])
     }
 
     /// A key whose handling waits for the restart.
     struct HeldKey {
         var index: Int
-        var edit: KeyboardSimulation.PendingEdit
+        var edit: PendingEdit
         var touch: SimTime
     }
 
@@ -32,10 +44,8 @@ struct ExtensionState {
     let memory: MemoryConfig
     let languages: LanguageFilesConfig
     let bundled: String
+    let offlineFailure: SimDuration
     var restartTimes: RandomStream
-    var downloadTimes: RandomStream
-    var tokenRoundTrips: RandomStream
-    var token: DeviceTokenModel?
 
     /// The language the user is typing in.
     var current: String
@@ -64,17 +74,14 @@ struct ExtensionState {
     var nextKillID = 0
     var totals = ExtensionTotals()
 
-    init(keyboard: KeyboardConfig, header: TraceHeader?, tokenPrefix: String, stream: (String) -> RandomStream) {
+    init(keyboard: KeyboardConfig, header: TraceHeader?, stream: (String) -> RandomStream) {
+        precondition(keyboard.memory.problems.isEmpty, keyboard.memory.problems.joined(separator: "; "))
         memory = keyboard.memory
         languages = keyboard.languages
+        offlineFailure = keyboard.network.offlineFailure
         bundled = keyboard.languages.bundled ?? header?.language ?? "en"
         current = header?.language ?? bundled
         restartTimes = stream("extension.restart")
-        downloadTimes = stream("language.download")
-        tokenRoundTrips = stream("token.round-trip")
-        if keyboard.token.enabled {
-            token = DeviceTokenModel(config: keyboard.token, refreshDelays: stream("token.refresh"), tokenPrefix: tokenPrefix)
-        }
     }
 
     /// The manifest entry of a language and the digest of its complete modelled content
@@ -105,6 +112,14 @@ struct ExtensionState {
         guard time > download.transferStart else { return 0 }
         let seconds = Double((time - download.transferStart).nanoseconds) / 1e9
         return min(download.sizeBytes, Int((seconds * download.bytesPerSecond).rounded(.down)))
+    }
+
+    func checkInvariants(io: KeyboardIO) {
+        precondition(restarting == (pendingKill != nil), "a restart is pending exactly while a kill's record waits")
+        precondition(restarting || held.isEmpty, "keys are held only while the extension restarts")
+        precondition(Set(resident).count == resident.count, "a language file is loaded once")
+        precondition(restarting || footprintMegabytes <= memory.limitMegabytes, "a running extension stays under its limit")
+        precondition(corruptLoaded.isSubset(of: Set(resident)), "only a loaded language can be corrupt")
     }
 }
 

@@ -1,0 +1,94 @@
+/// The world the keyboard's components act on, owned by the router (`KeyboardSimulation`):
+/// the clock and event queue, the extension's threads and the cost of their work, the
+/// document, and the network. Components reach each other only through what they do here.
+struct KeyboardIO {
+    /// The clock and the event queue.
+    var engine = Engine<KeyboardEvent>()
+    /// The extension's threads, in configuration order.
+    var threads: [Executor]
+    /// The thread each kind of work runs on, by `KeyboardWork.code`.
+    let threadOf: [Int]
+    private let priorities: [Int]                 // by KeyboardWork.code
+    private let costDistributions: [Distribution] // by KeyboardWork.code
+    private var costs: [RandomStream]             // by KeyboardWork.code
+    /// What each running or queued task is doing, by its context slot.
+    var contexts = ContextTable<KeyboardTaskContext>()
+    /// Text carried by pending edits and checks, found again by slot.
+    var texts = ContextTable<String>()
+    /// The document as the keyboard sees it.
+    var text = TextBuffer()
+    /// The network behind every transfer: check requests, downloads, token checks.
+    var network: NetworkModel
+    /// Edits touched so far (keys, backspaces, pastes, picked suggestions): the next key's index.
+    var editsTouched = 0
+    private var nextTaskID: UInt64 = 0
+
+    /// Wires the threads and the per-kind cost streams; `stream` gives a named stream.
+    init(config: KeyboardConfig, network: NetworkModel, stream: (String) -> RandomStream) {
+        threads = config.threads.map { Executor($0) }
+        let slots = KeyboardWork.allCases.count + 1
+        var threadOf = Array(repeating: 0, count: slots)
+        var workConfigs = Array(repeating: KeyboardWork.defaults[.key]!, count: slots)
+        var costs = Array(repeating: stream("unused"), count: slots)
+        for kind in KeyboardWork.allCases {
+            let work = config.config(for: kind)
+            guard let index = config.threads.firstIndex(where: { $0.name == work.thread }) else {
+                preconditionFailure("work '\(kind.rawValue)' runs on unknown thread '\(work.thread)'")
+            }
+            threadOf[Int(kind.code)] = index
+            workConfigs[Int(kind.code)] = work
+            costs[Int(kind.code)] = stream("work.\(kind.rawValue).cost")
+        }
+        self.threadOf = threadOf
+        priorities = workConfigs.map(\.priority)
+        costDistributions = workConfigs.map(\.cost)
+        self.costs = costs
+        self.network = network
+    }
+
+    /// The simulated time now.
+    var now: SimTime { engine.now }
+
+    /// Submits work of `kind` to its thread; its cost is drawn from the kind's stream. When
+    /// it finishes, `context` comes back to the router through `KeyboardEvent.taskDone`.
+    mutating func submit(_ kind: KeyboardWork, context: consuming KeyboardTaskContext, tag: Int64, deadline: SimTime? = nil) {
+        let code = Int(kind.code)
+        let id = nextTaskID
+        nextTaskID += 1
+        let slot = contexts.insert(context)
+        let task = ExecutorTask(id: id, kind: kind.code, tag: tag, priority: priorities[code], deadline: deadline,
+                                cost: costDistributions[code].sampleDuration(&costs[code]), context: slot)
+        let thread = threadOf[code]
+        if let wake = threads[thread].submit(task, now: engine.now) {
+            engine.post(.taskDone(thread: thread, wake), at: wake.time)
+        }
+    }
+
+    /// Schedules a component's event `delay` from now.
+    @discardableResult
+    mutating func schedule(_ event: KeyboardEvent, after delay: SimDuration) -> TimerHandle {
+        engine.schedule(event, after: delay)
+    }
+
+    /// Schedules a component's event at `time`.
+    @discardableResult
+    mutating func schedule(_ event: KeyboardEvent, at time: SimTime) -> TimerHandle {
+        engine.schedule(event, at: time)
+    }
+
+    /// What thread `thread` is busy with right now.
+    // `mutating` (it changes nothing) so that calls pass `self` by reference: a non-mutating
+    // method called from a mutating one gets a copy.
+    mutating func snapshot(_ thread: Int) -> QueueSnapshot {
+        // Read in place: binding `threads[thread]` to a constant would copy the executor.
+        let queued = threads[thread].readyCount
+        return QueueSnapshot(running: threads[thread].firstRunningKind ?? 0, queuedAhead: queued,
+                             queuedKinds: queued == 0 ? 0 : threads[thread].queuedKindsMask)
+    }
+
+    /// The thread that runs `kind`.
+    func thread(of kind: KeyboardWork) -> Int { threadOf[Int(kind.code)] }
+
+    /// Whether no thread has work and no task context or held text is left.
+    var isIdle: Bool { threads.allSatisfy(\.isIdle) && contexts.isEmpty && texts.isEmpty }
+}
