@@ -71,13 +71,7 @@ enum CompareCommand {
         let jobReplications = replications ?? sides[0].scenario.replications
         let job = try Job(command: "compare", batches: sides.map { JobBatch(label: $0.label, scenario: $0.scenario) },
                           seed: jobSeed, replications: jobReplications)
-        try JobOptions.preflight(reportPath)
-
-        let progress = Progress(label: "keysim compare")
-        let outcome = try JobRunner.run(job, shard: shard, threads: threads, reportPath: reportPath,
-                                        busyTimeoutMs: JobOptions.busyTimeoutMs, detail: try JobOptions.detail(arguments),
-                                        progress: progress.update)
-        progress.finish()
+        let outcome = try JobOptions.run(job, arguments, shard: shard, threads: threads, reportPath: reportPath)
 
         let what = files.count == 1 ? files[0] : "\(files[0]) \(files[1])"
         print("keysim compare \(what): \(sides[0].label) (A) vs \(sides[1].label) (B), seed \(jobSeed), \(jobReplications) replication(s) × \(job.traceCount) trace(s)")

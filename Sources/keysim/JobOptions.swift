@@ -68,6 +68,19 @@ enum JobOptions {
         _ = try ReportStore(path: path, readOnly: true, busyTimeoutMs: busyTimeoutMs)
     }
 
+    /// Runs `job` as `keysim <command>` does: checks `--detail` and the report file before any
+    /// work, shows progress on standard error (after `progressDelaySeconds`), runs the job.
+    static func run(_ job: Job, _ arguments: ParsedArguments, shard: Shard, threads: Int, reportPath: String,
+                    progressDelaySeconds: Double = 0) throws -> JobOutcome {
+        let detail = try detail(arguments)
+        try preflight(reportPath)
+        let progress = Progress(label: "keysim \(arguments.command)", delaySeconds: progressDelaySeconds)
+        let outcome = try JobRunner.run(job, shard: shard, threads: threads, reportPath: reportPath,
+                                        busyTimeoutMs: busyTimeoutMs, detail: detail, progress: progress.update)
+        progress.finish()
+        return outcome
+    }
+
     /// A `--set PATH=VALUE` override.
     static func override(_ text: String, command: String) throws(UsageError) -> ScenarioLoader.Override {
         do {

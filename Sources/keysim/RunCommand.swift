@@ -37,7 +37,7 @@ enum RunCommand {
         let shard = try JobOptions.shard(arguments)
         let reportPath = shard.reportPath(for: arguments.value("db") ?? defaultReport)
         let overrides = try arguments.all("set").map(parseOverride)
-        let detail = try JobOptions.detail(arguments)
+        _ = try JobOptions.detail(arguments)  // a bad --detail is a usage error before the scenario is read
 
         var scenario = try ScenarioLoader.load(path: scenarioPath, policy: arguments.value("policy"), overrides: overrides)
         if let seed { scenario.seed = UInt64(seed) }
@@ -45,11 +45,8 @@ enum RunCommand {
 
         let job = try Job(command: "run", batches: [JobBatch(label: scenario.policy ?? "", scenario: scenario)],
                           seed: scenario.seed, replications: scenario.replications)
-        try JobOptions.preflight(reportPath)
-        let progress = Progress(label: "keysim run", delaySeconds: 1)
-        let outcome = try JobRunner.run(job, shard: shard, threads: jobs, reportPath: reportPath,
-                                        busyTimeoutMs: JobOptions.busyTimeoutMs, detail: detail, progress: progress.update)
-        progress.finish()
+        // Progress only once a run takes over a second: a short run prints its table alone.
+        let outcome = try JobOptions.run(job, arguments, shard: shard, threads: jobs, reportPath: reportPath, progressDelaySeconds: 1)
 
         let policy = scenario.policy.map { ", policy \($0)" } ?? ""
         print("keysim run \(scenarioPath)\(policy): seed \(scenario.seed), \(scenario.replications) replication(s) × \(scenario.traces.count) trace(s)")

@@ -75,13 +75,7 @@ enum SweepCommand {
         let first = batches[0].scenario
         let parameters = "\"parameters\":[" + swept.map { JSONText.quoted($0.path) }.joined(separator: ",") + "]"
         let job = try Job(command: "sweep", batches: batches, seed: first.seed, replications: first.replications, extraSpec: parameters)
-        try JobOptions.preflight(reportPath)
-
-        let progress = Progress(label: "keysim sweep")
-        let outcome = try JobRunner.run(job, shard: shard, threads: threads, reportPath: reportPath,
-                                        busyTimeoutMs: JobOptions.busyTimeoutMs, detail: try JobOptions.detail(arguments),
-                                        progress: progress.update)
-        progress.finish()
+        let outcome = try JobOptions.run(job, arguments, shard: shard, threads: threads, reportPath: reportPath)
 
         let policyNote = policy.map { ", policy \($0)" } ?? ""
         print("keysim sweep \(scenarioPath)\(policyNote): \(sweptGrid.count) point(s) × \(first.replications) replication(s) × \(job.traceCount) trace(s), seed \(first.seed)")

@@ -54,7 +54,7 @@ public final class ReportStore {
     /// as they finish, so a long batch spills pages to the WAL before it commits; a cache
     /// much larger than this only grows the process (it held whole batches when they were
     /// written at once).
-    static let writeCacheKiB = 16_384
+    static let writeCacheKiB = 8_192
     /// Reports survive a killed keysim (a run is wholly in the file or not at all) but are not
     /// synced to the disk: a report can always be made again from its scenario and seed, and
     /// syncing the millions of rows of a long run costs more than writing them.
