@@ -11,6 +11,7 @@ enum JobOptions {
                                   help: "Run only shard K of N of the work items, into FILE.shard-K-of-N.sqlite (see docs/scale-out.md).")
     static let seed = OptionSpec(name: "seed", value: "N", help: "Seed of every random stream (default: the scenario's).")
     static let replications = OptionSpec(name: "replications", value: "N", help: "Replications per trace (default: the scenario's).")
+    static let json = OptionSpec(name: "json", value: nil, help: "Print a JSON document instead of the table (schema in docs/json-output.md).")
 
     static let detail = OptionSpec(name: "detail", value: "LEVEL",
                                    help: "How much the report keeps: summary, default or full (default: the scenario's detail, else default).")
@@ -68,13 +69,13 @@ enum JobOptions {
         _ = try ReportStore(path: path, readOnly: true, busyTimeoutMs: busyTimeoutMs)
     }
 
-    /// Runs `job` as `keysim <command>` does: checks `--detail` and the report file before any
-    /// work, shows progress on standard error (after `progressDelaySeconds`), runs the job.
-    static func run(_ job: Job, _ arguments: ParsedArguments, shard: Shard, threads: Int, reportPath: String,
+    /// Runs `job` as `keysim <command>` does: checks the report file before any work, shows
+    /// progress on standard error (after `progressDelaySeconds`), runs the job keeping
+    /// `detail` (nil: each scenario's).
+    static func run(_ job: Job, command: String, detail: ReportDetail?, shard: Shard, threads: Int, reportPath: String,
                     progressDelaySeconds: Double = 0) throws -> JobOutcome {
-        let detail = try detail(arguments)
         try preflight(reportPath)
-        let progress = Progress(label: "keysim \(arguments.command)", delaySeconds: progressDelaySeconds)
+        let progress = Progress(label: "keysim \(command)", delaySeconds: progressDelaySeconds)
         let outcome = try JobRunner.run(job, shard: shard, threads: threads, reportPath: reportPath,
                                         busyTimeoutMs: busyTimeoutMs, detail: detail, progress: progress.update)
         progress.finish()

@@ -1,4 +1,5 @@
 import Foundation
+import Report
 import Scenarios
 import Sim
 
@@ -10,7 +11,7 @@ extension TraceCommand {
             usage: "trace stats <file>... [--json]",
             arguments: [("<file>...", "Traces to summarise (.jsonl or .jsonl.zst).")],
             options: [
-                OptionSpec(name: "json", value: nil, help: "Print one JSON object per trace instead of a table."),
+                OptionSpec(name: "json", value: nil, help: "Print one JSON object per trace, one a line, instead of a table (schema in docs/json-output.md)."),
             ],
             discussion: """
             Words and sentences are counted in the text the trace types (keys, backspaces,
@@ -88,6 +89,8 @@ extension TraceCommand {
 
     static func statsJSON(_ path: String, _ s: TraceStatistics) -> String {
         var members: [(String, String)] = [
+            ("schema", jsonString("keysim.trace-stats")),
+            ("schemaVersion", "\(JSONOutput.schemaVersion)"),
             ("file", jsonString(path)),
             ("name", s.header.name.map(jsonString) ?? "null"),
             ("language", jsonString(s.header.language)),

@@ -54,6 +54,23 @@ extension RunMetric {
             return o.touches.isEmpty ? nil : Self.share(o.touches.lazy.map(\.shiftedTypo))
         case Self.touchPredictionsLateShare.name:
             return o.touches.isEmpty ? nil : 1.0 - Self.share(o.touches.lazy.map(\.ready))
+        case Self.localRetractionShare.name:
+            let local = o.underlines.filter { $0.origin == .local }
+            return local.isEmpty ? nil : Self.share(local.lazy.map { $0.outcome == .retracted })
+        case Self.underlinePrecision.name:
+            let shown = o.underlines.filter { $0.shown != nil }
+            return shown.isEmpty ? nil : Self.share(shown.lazy.map(\.trueError))
+        case Self.underlineRecall.name:
+            let errorWords = s.counters.errorWordsFinished
+            guard errorWords > 0 else { return nil }
+            return min(1.0, 1.0 * Double(o.underlines.count { $0.trueError && $0.shown != nil }) / Double(errorWords))
+        case Self.falseUnderlineSecondsPer100Words.name:
+            guard s.words > 0 else { return nil }
+            let visible = o.underlines.reduce(Int64(0)) { sum, u in
+                guard u.origin == .local, !u.trueError, let shown = u.shown else { return sum }
+                return sum + (u.end - shown).nanoseconds
+            }
+            return 100.0 * Double(visible) / 1e9 / Double(s.words)
         case Self.kills.name:
             return Double(o.extensionRecords.kills.count)
         case Self.corruptLoads.name:

@@ -43,6 +43,7 @@ public enum ReportSchema {
         checks_of_vanished_words INTEGER NOT NULL,
         acceptances_without_chip INTEGER NOT NULL,
         acceptances_without_fix  INTEGER NOT NULL,
+        error_words_finished     INTEGER NOT NULL,
         wall_seconds    REAL NOT NULL
     );
     CREATE TABLE IF NOT EXISTS threads (
@@ -85,6 +86,7 @@ public enum ReportSchema {
         round_trip_ns   INTEGER NOT NULL,
         outcome         TEXT NOT NULL,
         stale           INTEGER NOT NULL,
+        lost_words      INTEGER NOT NULL,
         PRIMARY KEY (run_id, request_id)
     ) WITHOUT ROWID;
     CREATE TABLE IF NOT EXISTS fixes (

@@ -59,17 +59,30 @@ extension BatchSummary {
                 if s.tooLate { c.suggestionsTooLate += 1 }
             }
             for u in o.underlines {
-                if u.shown != nil { c.underlinesShown += 1 }
-                if u.confirmed != nil { c.confirmed += 1 }
-                if u.outcome == .retracted && u.shown != nil { c.retracted += 1 }
+                if let shown = u.shown {
+                    c.underlinesShown += 1
+                    if u.trueError {
+                        c.shownOnErrors += 1
+                        c.errorUnderlineDelaysMs.append((shown - u.wordFinished).milliseconds)
+                    } else if u.origin == .local {
+                        c.falseUnderlineSeconds += (u.end - shown).milliseconds / 1000
+                    }
+                }
                 if u.flicker { c.flickers += 1 }
                 if u.outcome == .dropped { c.dropped += 1 }
-                if u.origin == .cloud { c.cloudFindings += 1 }
+                guard u.origin == .local else { c.cloudFindings += 1; continue }
+                c.localUnderlines += 1
+                if u.confirmed != nil { c.confirmed += 1 }
+                else if u.outcome == .retracted { c.retracted += 1 }
+                else if u.outcome == .open { c.openWithoutVerdict += 1 }
+                else if u.outcome != .killed { c.editedOrDropped += 1 }
             }
+            c.errorWords += result.summary.counters.errorWordsFinished
             for r in o.requests {
                 c.requests += 1
                 if r.outcome == .failed { c.requestsFailed += 1 }
                 if r.stale { c.staleAnswers += 1 }
+                if r.stale && r.lostWords > 0 { c.staleLostWords += 1 }
                 c.timeouts += r.timeouts
                 c.retries += r.attempts - 1
                 c.charactersSent += r.characters

@@ -22,6 +22,8 @@ public enum MetricSamples {
             return observations.underlines.compactMap { u in u.timeToUnderline.map { LatencySample(item: u.id, latency: $0) } }
         case .cloudConfirmation:
             return observations.underlines.compactMap { u in u.timeToConfirmation.map { LatencySample(item: u.id, latency: $0) } }
+        case .underlineVerdict:
+            return observations.underlines.compactMap { u in u.timeToVerdict.map { LatencySample(item: u.id, latency: $0) } }
         case .requestRoundTrip:
             return observations.requests.filter { $0.outcome == .answered }.map { LatencySample(item: $0.id, latency: $0.roundTrip) }
         case .dictationTapToRecording:
@@ -44,6 +46,8 @@ public enum MetricSamples {
             for u in observations.underlines { if let t = u.timeToUnderline { body(t) } }
         case .cloudConfirmation:
             for u in observations.underlines { if let t = u.timeToConfirmation { body(t) } }
+        case .underlineVerdict:
+            for u in observations.underlines { if let t = u.timeToVerdict { body(t) } }
         case .requestRoundTrip:
             for r in observations.requests where r.outcome == .answered { body(r.roundTrip) }
         case .dictationTapToRecording:
@@ -75,7 +79,7 @@ public enum MetricSamples {
             return s.waited > s.ran ? "waited \(ms(s.waited)) in thread queues (ran \(ms(s.ran)))" : "lookup, re-rank and draw ran \(ms(s.ran))"
         case .localUnderline:
             return "local check and chip drawing queued behind other work"
-        case .cloudConfirmation:
+        case .cloudConfirmation, .underlineVerdict:
             return "the cloud answered late (debounce wait plus round trip)"
         case .requestRoundTrip:
             guard let r = observations.requests.first(where: { $0.id == item }) else { return "" }
