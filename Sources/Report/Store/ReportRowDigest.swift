@@ -27,7 +27,7 @@ public struct ReportRowDigest: Sendable, Equatable {
     /// The relations digested, sorted by name: every table, except that a compact table is
     /// read through the view that gives back the table it replaced (`keys` for `key_rows`,
     /// `ReportSchema.compatibilityViews`) and lookup tables, which only name codes, are
-    /// left out. The digests of a report therefore stay those of the schema-3 report with
+    /// left out. The digests of a report therefore stay those of the schema-4 report with
     /// the same rows.
     static func digestedRelations(_ database: Database) throws(SQLiteError) -> [String] {
         let tables = try database.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")

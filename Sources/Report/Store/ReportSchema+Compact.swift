@@ -1,7 +1,8 @@
 import Sim
 
 /// The compact storage of the tables with a row per key, suggestion or task — the bulk of
-/// every report — behind views that give back their schema-3 columns and text values.
+/// every report — behind views that give back the columns and text values of the schema-4
+/// tables they replace.
 ///
 /// A stored row holds no column that others determine and no repeated text: times are kept
 /// as the first instant and the durations after it (a latency is a view's sum, not a
