@@ -170,7 +170,7 @@ func keysimBinary(for benchmark: String) -> String? {
 }
 
 /// The largest resident memory, in MiB, of `keysim arguments…` run to its end (standard
-/// output to /dev/null); nil when it fails.
+/// output and its progress lines to /dev/null); nil when it fails.
 ///
 /// The figure is the child's VmHWM from /proc, read every few milliseconds until it exits:
 /// getrusage's ru_maxrss cannot be used, because Linux carries the parent's peak into a
@@ -183,6 +183,7 @@ func peakResidentMiB(_ keysim: String, _ arguments: [String]) -> Double? {
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
     guard posix_spawn(&pid, keysim, &actions, nil, &argv, environ) == 0 else { return nil }
     var peakKiB = 0
     var status: Int32 = 0
