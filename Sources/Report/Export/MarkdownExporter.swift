@@ -15,6 +15,7 @@ public enum MarkdownExporter {
         text += section("Batches", digest.batches)
         text += section("Key latency, touch to inserted (ms)", digest.keyLatency)
         text += section("Cloud requests", digest.requests)
+        if !digest.underlines.rows.isEmpty { text += section("Underlines", digest.underlines) }
         if !digest.typingQuality.rows.isEmpty { text += section("Typing quality", digest.typingQuality) }
         if !digest.touches.rows.isEmpty { text += section("Touch boundaries", digest.touches) }
         text += section(digest.runID == nil ? "Budget violations" : "Worst budget violations", digest.violations,

@@ -32,9 +32,13 @@ public struct KeyboardSimulation {
     private let keyBudget: SimDuration?
 
     /// Creates a replication of one trace. Its random streams derive from (seed, replication,
-    /// stream name), the name prefixed by the trace index, so every (replication, trace) pair
-    /// draws its own numbers and two policies run on the same pair draw the same ones.
-    public init(config: KeyboardConfig, seed: UInt64, replication: Int, trace: Int = 0, header: TraceHeader? = nil) {
+    /// stream name), the name prefixed by `traceKey` (the trace's content hash; the trace
+    /// index when nil), so every (replication, trace) pair draws its own numbers, the same
+    /// whatever the trace's place in the scenario, and two policies run on the same pair draw
+    /// the same ones.
+    public init(config: KeyboardConfig, seed: UInt64, replication: Int, trace: Int = 0, traceKey: String? = nil,
+                header: TraceHeader? = nil) {
+        let trace = traceKey ?? String(trace)
         self.config = config
         keyBudget = config.budget(for: .key)?.limit
         let prefix = "trace\(trace)/"
@@ -117,15 +121,10 @@ public struct KeyboardSimulation {
         sink.record(.extensionLifecycle(.totals(process.totals)))
         underlines.finish(io: &io, sink: &sink)
         precondition(isIdle, "work left behind at the end of the replication")
-        let counters = underlines.counters
         return ReplicationSummary(endTime: io.now, eventsProcessed: io.engine.eventsProcessed, edits: io.editsTouched,
                                   requests: cloud.requestsSent, words: io.text.wordCount, characters: io.text.count,
                                   threadBusy: io.threads.map { ThreadBusy(name: $0.config.name, busy: $0.busyTime) },
-                                  counters: .init(checksOfVanishedWords: counters.checksOfVanishedWords,
-                                                  reflaggedWords: counters.reflaggedWords,
-                                                  acceptancesWithoutChip: counters.acceptancesWithoutChip,
-                                                  acceptancesWithoutFix: counters.acceptancesWithoutFix,
-                                                  errorWordsFinished: counters.errorWordsFinished),
+                                  counters: underlines.counters,
                                   typingQuality: quality?.finish(finalText: io.text, keystrokes: io.editsTouched))
     }
 
