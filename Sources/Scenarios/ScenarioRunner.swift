@@ -71,7 +71,12 @@ public enum ScenarioRunner {
         var sink = ObservationBuffer(keepsTasks: keepTasks, arena: arena)
         var simulation = KeyboardSimulation(config: scenario.keyboard, seed: scenario.seed, replication: item.replication,
                                             traceKey: try traceKey(path), header: header)
-        let summary = try simulation.run(&source, into: &sink)
+        let summary: ReplicationSummary
+        do {
+            summary = try simulation.run(&source, into: &sink)
+        } catch let limit as RunLimitError {
+            throw ReplicationLimitError(scenarioPath: scenario.path, tracePath: path, replication: item.replication, limit: limit)
+        }
         let wall = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         return RunResult(item: item, tracePath: path, summary: summary, observations: sink, wallSeconds: wall)
     }

@@ -59,7 +59,7 @@ extension TraceCommand {
                 try writer.commit()
                 let mismatches = conversion.mismatches
                 for section in mismatches {
-                    printError("\(path):\(section.line): warning: section \(section.id) rebuilds \(jsonString(section.rebuilt)), not its USER_INPUT \(jsonString(section.userInput))")
+                    printError("\(path):\(section.line):1: warning: section \(section.id) rebuilds \(jsonString(section.rebuilt)), not its USER_INPUT \(jsonString(section.userInput))")
                 }
                 totalSections += conversion.sections.count
                 totalMismatches += mismatches.count

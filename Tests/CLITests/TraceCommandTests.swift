@@ -134,7 +134,7 @@ final class TraceCommandTests: XCTestCase {
         XCTAssertEqual(result.status, 2)
         XCTAssertEqual(result.stderr, """
         \(bad):3:6: error: time goes backwards (5 ms after 10 ms)
-        \(bad):4: error: dictation.stop without a dictation.start before it
+        \(bad):4:1: error: dictation.stop without a dictation.start before it
         \(bad):5:16: error: unknown event type "tap" (expected one of key, backspace, suggestion, cursor, paste, keyboard.show, keyboard.hide, language, network, dictation.start, dictation.stop, chip.accept, field)
 
         """)
@@ -188,7 +188,7 @@ final class TraceCommandTests: XCTestCase {
         let failed = try KeysimProcess.run(["trace", "stats", path, broken])
         XCTAssertEqual(failed.status, 2)
         XCTAssertEqual(failed.stdout, "", "a bad trace prints nothing but its error")
-        XCTAssertEqual(failed.stderr, "\(broken):2: error: missing field \"text\"\n")
+        XCTAssertEqual(failed.stderr, "\(broken):2:1: error: missing field \"text\"\n")
     }
 
     /// Every kind of damage is one clear error with the file and line, exit code 2, and no
@@ -359,7 +359,7 @@ final class TraceCommandTests: XCTestCase {
 
         """)
         XCTAssertEqual(result.stderr, """
-        \(input):2: warning: section 2 rebuilds "Bye", not its USER_INPUT "Bye!"
+        \(input):2:1: warning: section 2 rebuilds "Bye", not its USER_INPUT "Bye!"
         \(broken):1:31: error: not a 136M Keystrokes file: the header row must name the columns PARTICIPANT_ID, TEST_SECTION_ID, SENTENCE, USER_INPUT, KEYSTROKE_ID, PRESS_TIME, RELEASE_TIME, LETTER, KEYCODE separated by tabs
 
         """)

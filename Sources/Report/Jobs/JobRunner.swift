@@ -28,7 +28,9 @@ public struct JobOutcome: Sendable {
 public enum JobRunner {
     /// Runs `job`'s items in `shard` on `threads` threads and adds them to the report at
     /// `reportPath`, which is opened (and created if missing) only when the first run is
-    /// ready, so a job that fails before that leaves no file behind.
+    /// ready, so a job that fails before that leaves no file behind. A missing report is
+    /// made (its schema) under a private name and then put in place atomically, so that
+    /// other processes never see it half made (see `JobWriter`).
     /// - Parameters:
     ///   - detail: how much each run keeps; by default each batch's scenario says.
     ///   - progress: called on the calling thread after each work item, with (done, total).
@@ -80,6 +82,7 @@ public enum JobRunner {
         if positions.isEmpty {
             try writer.writeEmptyShard()
         }
+        try writer.finish()
         return JobOutcome(jobID: writer.jobID ?? 0, itemsRun: positions.count, summaries: summaries)
     }
 
@@ -102,158 +105,6 @@ struct StreamedRun: Sendable {
     var metrics: [Double?]
     var detail: ReportDetail
     var sortedLatencies: [[Int64]]
-}
-
-/// Writes a job's batches, keeping the job's row id between them.
-struct JobWriter {
-    let job: Job
-    let shard: Shard
-    let reportPath: String
-    let busyTimeoutMs: Int
-    private(set) var store: ReportStore?
-    private(set) var jobID: Int64?
-    /// The batch being written: its index, row id, row writer and start, inside its transaction.
-    private var open: (batch: Int, batchID: Int64, rows: RunRowWriter, info: BatchInfo, started: UInt64)?
-
-    init(job: Job, shard: Shard, reportPath: String, busyTimeoutMs: Int) {
-        self.job = job
-        self.shard = shard
-        self.reportPath = reportPath
-        self.busyTimeoutMs = busyTimeoutMs
-    }
-
-    /// Whether the report file existed before this job; a file the job created and could
-    /// not write its first batch to is removed again.
-    private var reportExisted = true
-
-    private mutating func openStore() throws(ReportError) -> ReportStore {
-        if let store { return store }
-        reportExisted = FileManager.default.fileExists(atPath: reportPath)
-        let opened = try ReportStore(path: reportPath, busyTimeoutMs: busyTimeoutMs)
-        store = opened
-        return opened
-    }
-
-    /// Removes the report file when this job created it and wrote nothing to it.
-    private mutating func discardIfNew() {
-        guard !reportExisted, jobID == nil else { return }
-        store = nil
-        ReportStore.removeFiles(of: reportPath)
-    }
-
-    /// Runs `body` on the report, mapping SQLite errors to report errors; on any error the
-    /// open batch is rolled back.
-    private mutating func writing(_ body: (inout JobWriter, Database) throws -> Void) throws {
-        do {
-            let database = try openStore().database
-            try body(&self, database)
-        } catch {
-            abandon()
-            if let error = error as? SQLiteError { throw ReportStore.describe(error, path: reportPath) }
-            throw error
-        }
-    }
-
-    /// Rolls back the batch being written, if any, and removes a report this job created.
-    mutating func abandon() {
-        if open != nil, let database = store?.database, database.isInTransaction {
-            _ = try? database.execute("ROLLBACK")
-        }
-        open = nil
-        jobID = committedJobID
-        discardIfNew()
-    }
-
-    /// The job's row id as of the last committed batch (nil before the first commit).
-    private var committedJobID: Int64?
-
-    /// Opens batch `batch`'s transaction and writes its batch row (and the job's row, the
-    /// first time).
-    mutating func begin(batch: Int, replications: Int) throws {
-        try writing { writer, database in
-            let spec = writer.job.batches[batch]
-            let info = BatchInfo(command: writer.job.command, scenario: spec.scenario, scenarioHash: spec.scenarioHash,
-                                 tracesHash: spec.tracesHash, wallSeconds: 0)
-            try database.execute("BEGIN IMMEDIATE")
-            try ReportSchema.ensureAnalysisTables(database)
-            let id = try writer.jobID ?? writer.insertJobRow(database)
-            writer.jobID = id
-            let batchID = try writer.store!.insertBatchRow(info, replications: replications)
-            try database.prepare("INSERT INTO job_batches (batch_id, job_id, batch_index, label, settings) VALUES (?, ?, ?, ?, ?)")
-                .execute([.integer(batchID), .integer(id), .integer(Int64(batch)), .text(spec.label), .text(spec.settingsJSON)])
-            try RunMetricWriter.writeCatalog(database)
-            writer.open = (batch, batchID, try RunRowWriter(database), info, DispatchTime.now().uptimeNanoseconds)
-        }
-    }
-
-    /// Writes one run of the open batch: its rows, its job bookkeeping and its metrics.
-    mutating func add(_ run: StreamedRun, position: Int) throws {
-        try writing { writer, database in
-            guard var open = writer.open, let jobID = writer.jobID else { preconditionFailure("a run outside a batch") }
-            let runID = try open.rows.write(run.result, batchID: open.batchID, batch: open.info, detail: run.detail,
-                                            sortedLatencies: run.sortedLatencies)
-            writer.open = open
-            try database.prepare("INSERT INTO job_runs (run_id, job_id, work_item) VALUES (?, ?, ?)")
-                .execute([.integer(runID), .integer(jobID), .integer(Int64(position))])
-            try RunMetricWriter.write(database, runID: runID, values: run.metrics)
-        }
-    }
-
-    /// Finishes the open batch: its wall time, the job's analysis after the last batch, and
-    /// the commit.
-    mutating func end(isLast: Bool) throws {
-        try writing { writer, database in
-            guard let open = writer.open, let jobID = writer.jobID else { preconditionFailure("no batch is open") }
-            let wall = Double(DispatchTime.now().uptimeNanoseconds - open.started) / 1e9
-            try database.prepare("UPDATE batches SET wall_seconds = ? WHERE batch_id = ?").execute([.real(wall), .integer(open.batchID)])
-            if isLast { try JobAnalysis.finish(database, jobID: jobID) }
-            try database.execute("COMMIT")
-            writer.open = nil
-            writer.committedJobID = jobID
-        }
-    }
-
-    /// Records a shard that holds none of the job's work items, so that merging still
-    /// finds every shard.
-    mutating func writeEmptyShard() throws {
-        do {
-            try writeJobOnly()
-        } catch {
-            discardIfNew()
-            throw error
-        }
-    }
-
-    private mutating func writeJobOnly() throws {
-        let store = try openStore()
-        let database = store.database
-        var jobID: Int64?
-        do {
-            try database.transaction {
-                try ReportSchema.ensureAnalysisTables(database)
-                jobID = try insertJobRow(database)
-                try JobAnalysis.finish(database, jobID: jobID!)
-            }
-        } catch let error as SQLiteError {
-            throw ReportStore.describe(error, path: reportPath)
-        }
-        self.jobID = jobID
-    }
-
-    private func insertJobRow(_ database: Database) throws -> Int64 {
-        let first = job.batches[0].scenario
-        try database.prepare("""
-            INSERT INTO jobs (job_key, command, scenario_name, scenario_path, traces_hash, seed, replications, batches,
-                              work_items, shard_index, shard_count, spec, keysim_version, complete)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
-            """).execute([
-            .text(job.key), .text(job.command), .text(first.name), .text(first.path), .text(job.tracesHash),
-            .integer(Int64(bitPattern: job.seed)), .integer(Int64(job.replications)), .integer(Int64(job.batches.count)),
-            .integer(Int64(job.itemCount)), .integer(Int64(shard.index + 1)), .integer(Int64(shard.count)),
-            .text(job.spec), .text(KeysimVersion.current),
-        ])
-        return database.lastInsertRowID
-    }
 }
 
 /// Writes `run_metrics`: the catalog of metrics, and each run's values as computed in the

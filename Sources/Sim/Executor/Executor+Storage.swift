@@ -121,7 +121,10 @@ extension Executor {
     /// Adds a waiting task to the binary heap of ready tasks.
     /// - Complexity: O(log q)
     mutating func enqueue(_ entry: Entry) {
-        precondition(ready.count < readyCountLimit, "executor \(config.name) has more than \(readyCountLimit) queued tasks")
+        // Past the limit the task still waits (the model stays consistent) and the executor
+        // says it is over: the model's host stops the run with an error.
+        if _slowPath(ready.count >= readyCountLimit) { isOverLimit = true }
+        countQueued(kind: slots[Int(entry.slot)].task.kind, by: 1)
         ready.append(entry)
         var child = ready.count - 1
         while child > 0 {
@@ -139,6 +142,7 @@ extension Executor {
     mutating func dequeue() -> Entry? {
         guard !ready.isEmpty else { return nil }
         let top = ready[0]
+        countQueued(kind: slots[Int(top.slot)].task.kind, by: -1)
         let last = ready.removeLast()
         if !ready.isEmpty {
             ready[0] = last
@@ -154,5 +158,20 @@ extension Executor {
             }
         }
         return top
+    }
+
+    /// Keeps `queuedKindsMask` in step with the heap: a count per kind below 32.
+    @inline(__always)
+    mutating func countQueued(kind: UInt16, by change: Int32) {
+        guard kind < 32 else { return }
+        let count = queuedKindCounts[Int(kind)] + change
+        queuedKindCounts[Int(kind)] = count
+        if count == 0 { kindsQueued &= ~(1 << UInt32(kind)) } else { kindsQueued |= 1 << UInt32(kind) }
+    }
+
+    /// Forgets every queued task's kind, when the heap is emptied at once.
+    mutating func clearQueuedKinds() {
+        for kind in queuedKindCounts.indices { queuedKindCounts[kind] = 0 }
+        kindsQueued = 0
     }
 }

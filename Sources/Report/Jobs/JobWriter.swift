@@ -1,0 +1,177 @@
+import Foundation
+import Scenarios
+import Sim
+
+/// Writes a job's batches as their runs stream in, keeping the job's row id between them.
+///
+/// A batch is one transaction: `begin` opens it with the batch's row, `add` writes each run
+/// as it is ready, `end` commits it; `abandon` rolls it back. When the report is missing,
+/// it is first made — its schema — under a private name beside it
+/// (`.NAME.keysim-new-PID-N`) and put in place with `link(2)`: that fails when the name
+/// exists, so of several processes creating one report at once exactly one publishes its
+/// file, whole, and every other writes into that one. No process ever removes the report;
+/// a job that fails in its first batch leaves a report without that batch (and without
+/// any, if it made it).
+struct JobWriter {
+    let job: Job
+    let shard: Shard
+    let reportPath: String
+    let busyTimeoutMs: Int
+    private(set) var store: ReportStore?
+    private(set) var jobID: Int64?
+    /// The job's row id as of the last committed batch (nil before the first commit).
+    private var committedJobID: Int64?
+    /// The batch being written: its index, row id, row writer, description and start.
+    private var open: (batch: Int, batchID: Int64, rows: RunRowWriter, info: BatchInfo, started: UInt64)?
+
+    init(job: Job, shard: Shard, reportPath: String, busyTimeoutMs: Int) {
+        self.job = job
+        self.shard = shard
+        self.reportPath = reportPath
+        self.busyTimeoutMs = busyTimeoutMs
+    }
+
+    /// Opens batch `batch`'s transaction and writes its batch row (and the job's row, the
+    /// first time).
+    mutating func begin(batch: Int, replications: Int) throws {
+        try writing { writer, database in
+            let spec = writer.job.batches[batch]
+            let info = BatchInfo(command: writer.job.command, scenario: spec.scenario, scenarioHash: spec.scenarioHash,
+                                 tracesHash: spec.tracesHash, wallSeconds: 0)
+            try database.execute("BEGIN IMMEDIATE")
+            try ReportSchema.ensureAnalysisTables(database)
+            let id = try writer.jobID ?? writer.insertJobRow(database)
+            writer.jobID = id
+            let batchID = try writer.store!.insertBatchRow(info, replications: replications)
+            try database.prepare("INSERT INTO job_batches (batch_id, job_id, batch_index, label, settings) VALUES (?, ?, ?, ?, ?)")
+                .execute([.integer(batchID), .integer(id), .integer(Int64(batch)), .text(spec.label), .text(spec.settingsJSON)])
+            try RunMetricWriter.writeCatalog(database)
+            writer.open = (batch, batchID, try RunRowWriter(database), info, DispatchTime.now().uptimeNanoseconds)
+        }
+    }
+
+    /// Writes one run of the open batch: its rows, its job bookkeeping and its metrics.
+    mutating func add(_ run: StreamedRun, position: Int) throws {
+        try writing { writer, database in
+            guard var open = writer.open, let jobID = writer.jobID else { preconditionFailure("a run outside a batch") }
+            let runID = try open.rows.write(run.result, batchID: open.batchID, batch: open.info, detail: run.detail,
+                                            sortedLatencies: run.sortedLatencies)
+            writer.open = open
+            try database.prepare("INSERT INTO job_runs (run_id, job_id, work_item) VALUES (?, ?, ?)")
+                .execute([.integer(runID), .integer(jobID), .integer(Int64(position))])
+            try RunMetricWriter.write(database, runID: runID, values: run.metrics)
+        }
+    }
+
+    /// Finishes the open batch: its wall time, the job's analysis after the last batch, and
+    /// the commit.
+    mutating func end(isLast: Bool) throws {
+        try writing { writer, database in
+            guard let open = writer.open, let jobID = writer.jobID else { preconditionFailure("no batch is open") }
+            let wall = Double(DispatchTime.now().uptimeNanoseconds - open.started) / 1e9
+            try database.prepare("UPDATE batches SET wall_seconds = ? WHERE batch_id = ?").execute([.real(wall), .integer(open.batchID)])
+            if isLast { try JobAnalysis.finish(database, jobID: jobID) }
+            try database.execute("COMMIT")
+            writer.open = nil
+            writer.committedJobID = jobID
+        }
+    }
+
+    /// Rolls back the batch being written, if any: the report keeps its committed batches.
+    mutating func abandon() {
+        if open != nil, let database = store?.database, database.isInTransaction {
+            _ = try? database.execute("ROLLBACK")
+        }
+        open = nil
+        jobID = committedJobID
+    }
+
+    /// Records a shard that holds none of the job's work items, so that merging still
+    /// finds every shard.
+    mutating func writeEmptyShard() throws {
+        try writing { writer, database in
+            try database.transaction {
+                try ReportSchema.ensureAnalysisTables(database)
+                let id = try writer.insertJobRow(database)
+                try JobAnalysis.finish(database, jobID: id)
+                writer.jobID = id
+            }
+            writer.committedJobID = writer.jobID
+        }
+    }
+
+    /// Folds the write-ahead log into the report before the command says it is done, so
+    /// that a disk too full to take the pages fails the command instead of leaving a main
+    /// file that is not whole without its `-wal`.
+    func finish() throws(ReportError) {
+        guard let store else { return }
+        try Self.checkpoint(store, reportPath: reportPath)
+    }
+
+    // MARK: - Opening
+
+    /// Runs `body` on the report (made and published first when missing), mapping SQLite
+    /// errors to report errors; on any error the open batch is rolled back.
+    private mutating func writing(_ body: (inout JobWriter, Database) throws -> Void) throws {
+        do {
+            if store == nil { store = try openOrCreate() }
+            try body(&self, store!.database)
+        } catch {
+            abandon()
+            if let error = error as? SQLiteError { throw ReportStore.describe(error, path: reportPath) }
+            throw error
+        }
+    }
+
+    /// The report, made whole under a private name and linked into place first when it is
+    /// missing (another process may win that race: its report is then the one opened).
+    private func openOrCreate() throws -> ReportStore {
+        if !FileManager.default.fileExists(atPath: reportPath) {
+            let privatePath = ReportStore.privatePath(besides: reportPath)
+            defer { ReportStore.removeFiles(of: privatePath) }
+            do {
+                // The new report's connection is released at the end of this block.
+                let fresh = try ReportStore(path: privatePath, busyTimeoutMs: busyTimeoutMs)
+                try Self.checkpoint(fresh, reportPath: reportPath)
+            } catch {
+                throw ReportError(file: reportPath, message: error.message)
+            }
+            // Published, or another process's report is there already, or the file system
+            // cannot link (the report is then made in place): in every case, open the name.
+            _ = try ReportStore.publish(privatePath, at: reportPath)
+        }
+        return try ReportStore(path: reportPath, busyTimeoutMs: busyTimeoutMs)
+    }
+
+    /// `PRAGMA wal_checkpoint(TRUNCATE)`: a busy result (another process reads or writes the
+    /// report, and folds the log itself later) is fine; an error is not.
+    static func checkpoint(_ store: ReportStore, reportPath: String) throws(ReportError) {
+        guard store.path != ":memory:" else { return }
+        do {
+            _ = try store.database.query("PRAGMA wal_checkpoint(TRUNCATE)")
+        } catch {
+            if error.isFull || error.isIOError {
+                throw ReportError(file: reportPath, message: "disk full while folding the write-ahead log into the report (\(error.message)); "
+                                  + "the runs are in \(store.path)-wal: keep it beside the report and free some space")
+            }
+            throw ReportStore.describe(error, path: reportPath)
+        }
+    }
+
+    // MARK: - Writing
+
+    private func insertJobRow(_ database: Database) throws -> Int64 {
+        let first = job.batches[0].scenario
+        try database.prepare("""
+            INSERT INTO jobs (job_key, command, scenario_name, scenario_path, traces_hash, seed, replications, batches,
+                              work_items, shard_index, shard_count, spec, keysim_version, complete)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
+            """).execute([
+            .text(job.key), .text(job.command), .text(first.name), .text(first.path), .text(job.tracesHash),
+            .integer(Int64(bitPattern: job.seed)), .integer(Int64(job.replications)), .integer(Int64(job.batches.count)),
+            .integer(Int64(job.itemCount)), .integer(Int64(shard.index + 1)), .integer(Int64(shard.count)),
+            .text(job.spec), .text(KeysimVersion.current),
+        ])
+        return database.lastInsertRowID
+    }
+}
