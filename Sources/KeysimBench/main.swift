@@ -75,8 +75,8 @@ func engineEventsPerSecond() -> Double {
 /// underlines, typing quality) with every observation recorded, replaying a synthetic
 /// typist: keys/s, the median of three repetitions. Each repetition is a fresh simulation
 /// and buffer. The first writes its records to fresh memory, as the first replication in a
-/// process does; the others take the record blocks the one before left (`RecordBlocks`), as
-/// work after it does. `KEYSIM_BENCH_VERBOSE=1` shows each repetition's time and page faults.
+/// process does; the others take the record blocks the one before left in the bench's
+/// `RecordArena`, as work after it does. `KEYSIM_BENCH_VERBOSE=1` shows each repetition's time and page faults.
 func keyboardKeysPerSecond() -> Double {
     let words = ["the", "quick", "brown", "fox", "jumps", "over", "a", "lazy", "dog", "and", "runs", "away"]
     var events: [TraceEvent] = []
@@ -102,9 +102,10 @@ func keyboardKeysPerSecond() -> Double {
     // rewrites the field (O(field), cheap in a message, not in a text this long).
     keyboard.underlines.acceptanceRate = 0
     var rates: [Double] = []
+    let arena = RecordArena()
     for repetition in 0..<3 {
         var source = ArrayTraceSource(events)
-        var sink = ObservationBuffer()
+        var sink = ObservationBuffer(arena: arena)
         var simulation = KeyboardSimulation(config: keyboard, seed: 1, replication: repetition, header: header)
         var summary: ReplicationSummary?
         let elapsed = seconds { summary = try? simulation.run(&source, into: &sink) }
@@ -161,31 +162,31 @@ func traceReadEventsPerSecond() throws -> Double {
     return median(rates)
 }
 
-/// The largest resident memory of `keysim trace stats` replaying a 10-million-event
-/// .jsonl.zst trace (every event decoded, the text rebuilt, the statistics gathered), in
-/// MiB. `nil` when the keysim binary is not beside the bench (build it with
-/// `swift build -c release --product keysim`).
+/// The keysim binary beside the bench, if built (`swift build -c release --product keysim`).
+func keysimBinary(for benchmark: String) -> String? {
+    let keysim = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("keysim").path
+    guard FileManager.default.isExecutableFile(atPath: keysim) else {
+        FileHandle.standardError.write(Data("bench: no keysim beside the bench binary; \(benchmark) skipped\n".utf8))
+        return nil
+    }
+    return keysim
+}
+
+/// The largest resident memory, in MiB, of `keysim arguments…` run to its end (standard
+/// output and its progress lines to /dev/null); nil when it fails.
 ///
 /// The figure is the child's VmHWM from /proc, read every few milliseconds until it exits:
 /// getrusage's ru_maxrss cannot be used, because Linux carries the parent's peak into a
 /// spawned child's ru_maxrss.
-func traceReplayMaxResidentMiB() throws -> Double? {
-    let keysim = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("keysim").path
-    guard FileManager.default.isExecutableFile(atPath: keysim) else {
-        FileHandle.standardError.write(Data("bench: no keysim beside the bench binary; trace_replay_rss_mb skipped\n".utf8))
-        return nil
-    }
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("keysim-bench-10m-\(getpid()).jsonl.zst").path
-    defer { try? FileManager.default.removeItem(atPath: path) }
-    try writeBenchTrace(path: path, events: 10_000_000, compressionLevel: 1)
+func peakResidentMiB(_ keysim: String, _ arguments: [String]) -> Double? {
     var pid: pid_t = 0
-    let arguments = [keysim, "trace", "stats", path]
-    var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+    var argv: [UnsafeMutablePointer<CChar>?] = ([keysim] + arguments).map { strdup($0) } + [nil]
     defer { for pointer in argv { free(pointer) } }
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
     guard posix_spawn(&pid, keysim, &actions, nil, &argv, environ) == 0 else { return nil }
     var peakKiB = 0
     var status: Int32 = 0
@@ -199,10 +200,21 @@ func traceReplayMaxResidentMiB() throws -> Double? {
         usleep(2_000)
     }
     guard status == 0 else {
-        FileHandle.standardError.write(Data("bench: keysim trace stats failed (status \(status))\n".utf8))
+        FileHandle.standardError.write(Data("bench: keysim \(arguments.joined(separator: " ")) failed (status \(status))\n".utf8))
         return nil
     }
     return Double(peakKiB) / 1024
+}
+
+/// The largest resident memory of `keysim trace stats` replaying a 10-million-event
+/// .jsonl.zst trace (every event decoded, the text rebuilt, the statistics gathered), in
+/// MiB. `nil` when the keysim binary is not beside the bench.
+func traceReplayMaxResidentMiB() throws -> Double? {
+    guard let keysim = keysimBinary(for: "trace_replay_rss_mb") else { return nil }
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("keysim-bench-10m-\(getpid()).jsonl.zst").path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    try writeBenchTrace(path: path, events: 10_000_000, compressionLevel: 1)
+    return peakResidentMiB(keysim, ["trace", "stats", path])
 }
 
 
@@ -284,6 +296,7 @@ do {
     exit(1)
 }
 report("report_rows_per_s", reportRowsPerSecond(), "rows/s")
+runBenchmarks()
 if selected.isEmpty || selected.contains("jobs2_speedup") {
     print("bench jobs2_speedup \(TextTable.fixed(jobs2Speedup(), 2)) x")
 }

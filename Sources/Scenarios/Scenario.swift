@@ -18,6 +18,8 @@ public struct Scenario: Sendable, Equatable {
     public var policy: String?
     /// Names of the policies the file defines, sorted.
     public var policyNames: [String]
+    /// How much of what a run measured its report keeps (scenario field `detail`).
+    public var detail: ReportDetail = .default
     /// The keyboard model.
     public var keyboard: KeyboardConfig
     /// The configuration tree after policies and `--set` overrides, for hashing and display.

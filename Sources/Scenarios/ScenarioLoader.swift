@@ -118,6 +118,9 @@ public enum ScenarioLoader {
             guard !list.isEmpty else { throw f.error("needs at least one trace") }
             return list
         }
+        let detail = try o.optional("detail") { f throws(ConfigError) in
+            ReportDetail(rawValue: try f.oneOf(ReportDetail.allCases.map(\.rawValue)))!
+        } ?? .default
         var keyboard = KeyboardConfig()
         try o.optional("keyboard") { f throws(ConfigError) in try readKeyboard(f, into: &keyboard) }
         try o.optional("checker") { f throws(ConfigError) in try readChecker(f, scenarioPath: path, into: &keyboard.checker) }
@@ -143,7 +146,7 @@ public enum ScenarioLoader {
         try o.optional("limits") { f throws(ConfigError) in keyboard.limits = try readLimits(f) }
         try o.finish()
         return Scenario(name: name, description: description, path: path, seed: seed, replications: replications,
-                        traces: traces, policy: policy, policyNames: policyNames, keyboard: keyboard,
+                        traces: traces, policy: policy, policyNames: policyNames, detail: detail, keyboard: keyboard,
                         resolvedConfig: root.removingMember("gates"), gates: gates)
     }
 

@@ -38,18 +38,19 @@ public enum ScenarioRunner {
         (0..<replications).flatMap { r in (0..<traceCount).map { WorkItem(replication: r, traceIndex: $0) } }
     }
 
-    /// Runs `items` of `scenario` on `jobs` threads.
+    /// Runs `items` of `scenario` on `jobs` threads, their records in blocks of one arena.
     /// - Throws: the error of the earliest failing work item (a bad trace line, say).
     public static func run(_ scenario: Scenario, items: [WorkItem], jobs: Int,
                            keepTasks: Bool = true) throws -> [RunResult] {
         precondition(jobs >= 1)
+        let arena = RecordArena()
         let slots = ResultSlots(count: items.count)
         let workers = min(jobs, max(items.count, 1))
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while let index = slots.claim() {
                 let item = items[index]
                 do {
-                    slots.store(.success(try runOne(scenario, item: item, keepTasks: keepTasks)), at: index)
+                    slots.store(.success(try runOne(scenario, item: item, keepTasks: keepTasks, arena: arena)), at: index)
                 } catch {
                     slots.store(.failure(error), at: index)
                 }
@@ -58,14 +59,16 @@ public enum ScenarioRunner {
         return try slots.results.map { try $0!.get() }
     }
 
-    /// Runs one work item on the calling thread.
-    public static func runOne(_ scenario: Scenario, item: WorkItem, keepTasks: Bool = true) throws -> RunResult {
+    /// Runs one work item on the calling thread; its record lists take their blocks from
+    /// `arena` (the caller's, shared by the items it runs) when given.
+    public static func runOne(_ scenario: Scenario, item: WorkItem, keepTasks: Bool = true,
+                              arena: RecordArena? = nil) throws -> RunResult {
         let started = DispatchTime.now().uptimeNanoseconds
         let path = scenario.traces[item.traceIndex]
         let reader = try TraceFileReader(path: path)
         let header = reader.header
         var source = DictationAudioResolver(reader)
-        var sink = ObservationBuffer(keepsTasks: keepTasks)
+        var sink = ObservationBuffer(keepsTasks: keepTasks, arena: arena)
         var simulation = KeyboardSimulation(config: scenario.keyboard, seed: scenario.seed, replication: item.replication,
                                             traceKey: try traceKey(path), header: header)
         let summary: ReplicationSummary

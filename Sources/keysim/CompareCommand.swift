@@ -9,12 +9,13 @@ enum CompareCommand {
     static let spec = CommandSpec(
         name: "compare",
         abstract: "Compare two policies with common random numbers: paired differences with 95% intervals.",
-        usage: "compare <scenario> --policy A --policy B | compare <a.json5> <b.json5> [--seed N] [--replications N|auto] [--jobs N] [--db FILE] [--set PATH=VALUE]... [--detect D] [--json] [--shard K/N]",
+        usage: "compare <scenario> --policy A --policy B | compare <a.json5> <b.json5> [--seed N] [--replications N|auto] [--jobs N] [--db FILE] [--set PATH=VALUE]... [--detail LEVEL] [--detect D] [--json] [--shard K/N]",
         arguments: [("<scenario>...", "One scenario with --policy twice, or two scenario files to compare.")],
         options: PairedJob.options + ReplicationOptions.all + [
             JobOptions.jobs,
             JobOptions.db(RunCommand.defaultReport),
             OptionSpec(name: "set", value: "PATH=VALUE", help: "Override a field of both sides, e.g. network.roundTrip=80.", repeatable: true),
+            JobOptions.detail,
             OptionSpec(name: "detect", value: "D", help: "Also say how many pairs would detect a difference of D (5% of A's mean, or 0.5ms) with 80% power."),
             JobOptions.json,
             JobOptions.shard,
@@ -52,7 +53,7 @@ enum CompareCommand {
                                                       scenarioDefault: paired.sides[0].scenario.replications, paired: true,
                                                       metrics: nil, threads: threads, label: "keysim compare")
         let (job, outcome) = try paired.run(command: "compare", replications: resolved.replications, shard: shard,
-                                            threads: threads, reportPath: reportPath)
+                                            threads: threads, reportPath: reportPath, detail: try JobOptions.detail(arguments))
         let header = paired.header("compare", replications: resolved.replications, traces: job.traceCount)
         if !shard.isWhole {
             guard !json else {

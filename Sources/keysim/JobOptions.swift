@@ -13,6 +13,19 @@ enum JobOptions {
     static let replications = OptionSpec(name: "replications", value: "N", help: "Replications per trace (default: the scenario's).")
     static let json = OptionSpec(name: "json", value: nil, help: "Print a JSON document instead of the table (schema in docs/json-output.md).")
 
+    static let detail = OptionSpec(name: "detail", value: "LEVEL",
+                                   help: "How much the report keeps: summary, default or full (default: the scenario's detail, else default).")
+
+    /// The level `--detail` asks for, or nil to take each scenario's.
+    static func detail(_ arguments: ParsedArguments) throws(UsageError) -> ReportDetail? {
+        guard let text = arguments.value("detail") else { return nil }
+        guard let level = ReportDetail(rawValue: text) else {
+            throw UsageError(command: arguments.command,
+                             message: "--detail must be one of \(ReportDetail.allCases.map(\.rawValue).joined(separator: ", ")), not '\(text)'")
+        }
+        return level
+    }
+
     static func db(_ defaultReport: String) -> OptionSpec {
         OptionSpec(name: "db", value: "FILE", help: "Report file to add the runs to (default: \(defaultReport)).")
     }
@@ -54,6 +67,19 @@ enum JobOptions {
         // Opening reads the header and the schema: a file of another tool or version, or one
         // locked past the timeout, fails here.
         _ = try ReportStore(path: path, readOnly: true, busyTimeoutMs: busyTimeoutMs)
+    }
+
+    /// Runs `job` as `keysim <command>` does: checks the report file before any work, shows
+    /// progress on standard error (after `progressDelaySeconds`), runs the job keeping
+    /// `detail` (nil: each scenario's).
+    static func run(_ job: Job, command: String, detail: ReportDetail?, shard: Shard, threads: Int, reportPath: String,
+                    progressDelaySeconds: Double = 0) throws -> JobOutcome {
+        try preflight(reportPath)
+        let progress = Progress(label: "keysim \(command)", delaySeconds: progressDelaySeconds)
+        let outcome = try JobRunner.run(job, shard: shard, threads: threads, reportPath: reportPath,
+                                        busyTimeoutMs: busyTimeoutMs, detail: detail, progress: progress.update)
+        progress.finish()
+        return outcome
     }
 
     /// A `--set PATH=VALUE` override.

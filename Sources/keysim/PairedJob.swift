@@ -64,15 +64,12 @@ struct PairedJob {
         "keysim \(command) \(what): \(sides[0].label) (A) vs \(sides[1].label) (B), seed \(seed), \(replications) replication(s) × \(traces) trace(s)"
     }
 
-    /// Runs both sides (the replications found or given) into the report and returns the job
-    /// and what the runner produced.
-    func run(command: String, replications: Int, shard: Shard, threads: Int, reportPath: String) throws -> (job: Job, outcome: JobOutcome) {
+    /// Runs both sides (the replications found or given) into the report, keeping `detail`
+    /// (nil: each scenario's), and returns the job and what the runner produced.
+    func run(command: String, replications: Int, shard: Shard, threads: Int, reportPath: String,
+             detail: ReportDetail? = nil) throws -> (job: Job, outcome: JobOutcome) {
         let job = try Job(command: command, batches: batches, seed: seed, replications: replications)
-        try JobOptions.preflight(reportPath)
-        let progress = Progress(label: "keysim \(command)")
-        let outcome = try JobRunner.run(job, shard: shard, threads: threads, reportPath: reportPath,
-                                        busyTimeoutMs: JobOptions.busyTimeoutMs, progress: progress.update)
-        progress.finish()
+        let outcome = try JobOptions.run(job, command: command, detail: detail, shard: shard, threads: threads, reportPath: reportPath)
         return (job, outcome)
     }
 

@@ -6,7 +6,8 @@ import Foundation
 /// On a terminal it redraws one line — a bar, the count, elapsed time and an estimate of
 /// the time left — at most ten times a second. When standard error is a file or a pipe (a
 /// batch job's log), it prints a plain line at every tenth of the work instead, so the log
-/// stays short and readable.
+/// stays short and readable. With a delay, nothing shows until the work has run that long,
+/// so a short command prints no progress at all.
 final class Progress {
     private let label: String
     private let isTerminal: Bool
@@ -14,14 +15,17 @@ final class Progress {
     private var lastDrawNanos: UInt64 = 0
     private var lastTenth = -1
     private var drewBar = false
+    private let delayNanos: UInt64
 
     /// The width of the bar in characters.
     static let barWidth = 30
 
-    /// Creates a progress display for `label` ("keysim sweep").
-    init(label: String, isTerminal: Bool = isatty(STDERR_FILENO) != 0) {
+    /// Creates a progress display for `label` ("keysim sweep") that stays silent for the
+    /// first `delaySeconds`.
+    init(label: String, delaySeconds: Double = 0, isTerminal: Bool = isatty(STDERR_FILENO) != 0) {
         self.label = label
         self.isTerminal = isTerminal
+        delayNanos = UInt64(max(delaySeconds, 0) * 1e9)
     }
 
     /// Reports `done` of `total` work items.
@@ -29,6 +33,7 @@ final class Progress {
         guard total > 0 else { return }
         let now = DispatchTime.now().uptimeNanoseconds
         let elapsed = Double(now - started) / 1e9
+        guard now - started >= delayNanos else { return }
         if isTerminal {
             guard done == total || now - lastDrawNanos >= 100_000_000 else { return }
             lastDrawNanos = now

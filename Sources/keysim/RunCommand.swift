@@ -10,7 +10,7 @@ enum RunCommand {
     static let spec = CommandSpec(
         name: "run",
         abstract: "Run a scenario: replay its traces, print the budget table, write the report.",
-        usage: "run <scenario> [--seed N] [--replications N|auto] [--jobs N] [--db FILE] [--policy NAME] [--set PATH=VALUE]... [--check] [--json] [--shard K/N]",
+        usage: "run <scenario> [--seed N] [--replications N|auto] [--jobs N] [--db FILE] [--policy NAME] [--set PATH=VALUE]... [--detail LEVEL] [--check] [--json] [--shard K/N]",
         arguments: [("<scenario>", "A scenario file (JSON5), such as scenarios/default.json5.")],
         options: [
             OptionSpec(name: "seed", value: "N", help: "Seed of every random stream (default: the scenario's)."),
@@ -19,6 +19,7 @@ enum RunCommand {
             OptionSpec(name: "db", value: "FILE", help: "Report file to add the runs to (default: \(defaultReport))."),
             OptionSpec(name: "policy", value: "NAME", help: "Apply a policy defined in the scenario's 'policies'."),
             OptionSpec(name: "set", value: "PATH=VALUE", help: "Override a scenario field, e.g. debounce.otherwiseMs=1500.", repeatable: true),
+            JobOptions.detail,
             OptionSpec(name: "check", value: nil, help: "Exit with 1 when a budget is violated beyond its allowed share."),
             JobOptions.json,
             JobOptions.shard,
@@ -39,6 +40,7 @@ enum RunCommand {
         let shard = try JobOptions.shard(arguments)
         let reportPath = shard.reportPath(for: arguments.value("db") ?? defaultReport)
         let overrides = try arguments.all("set").map(parseOverride)
+        let detail = try JobOptions.detail(arguments)
 
         var scenario = try ScenarioLoader.load(path: scenarioPath, policy: arguments.value("policy"), overrides: overrides)
         if let seed { scenario.seed = UInt64(seed) }
@@ -49,9 +51,9 @@ enum RunCommand {
 
         let job = try Job(command: "run", batches: [JobBatch(label: scenario.policy ?? "", scenario: scenario)],
                           seed: scenario.seed, replications: scenario.replications)
-        try JobOptions.preflight(reportPath)
-        let outcome = try JobRunner.run(job, shard: shard, threads: jobs, reportPath: reportPath,
-                                        busyTimeoutMs: JobOptions.busyTimeoutMs)
+        // Progress only once a run takes over a second: a short run prints its table alone.
+        let outcome = try JobOptions.run(job, command: "run", detail: detail, shard: shard, threads: jobs, reportPath: reportPath,
+                                         progressDelaySeconds: 1)
 
         let failedBudgets = outcome.summaries[0]?.failedBudgets ?? []
         if arguments.flag("json") {

@@ -9,7 +9,7 @@ enum SweepCommand {
     static let spec = CommandSpec(
         name: "sweep",
         abstract: "Sweep scenario fields over a grid and chart cloud requests against delay, with the Pareto front.",
-        usage: "sweep <scenario> --set PATH=LOW..HIGH/STEP [--set PATH=A,B,C]... [--policy NAME] [--seed N] [--replications N|auto] [--jobs N] [--db FILE] [--json] [--shard K/N]",
+        usage: "sweep <scenario> --set PATH=LOW..HIGH/STEP [--set PATH=A,B,C]... [--policy NAME] [--seed N] [--replications N|auto] [--jobs N] [--db FILE] [--detail LEVEL] [--json] [--shard K/N]",
         arguments: [("<scenario>", "A scenario file (JSON5), such as scenarios/default.json5.")],
         options: [
             OptionSpec(name: "set", value: "PATH=VALUES",
@@ -20,6 +20,7 @@ enum SweepCommand {
         ] + ReplicationOptions.all + [
             JobOptions.jobs,
             JobOptions.db(RunCommand.defaultReport),
+            JobOptions.detail,
             JobOptions.json,
             JobOptions.shard,
         ],
@@ -82,12 +83,8 @@ enum SweepCommand {
         let first = batches[0].scenario
         let parameters = "\"parameters\":[" + swept.map { JSONText.quoted($0.path) }.joined(separator: ",") + "]"
         let job = try Job(command: "sweep", batches: batches, seed: first.seed, replications: first.replications, extraSpec: parameters)
-        try JobOptions.preflight(reportPath)
-
-        let progress = Progress(label: "keysim sweep")
-        let outcome = try JobRunner.run(job, shard: shard, threads: threads, reportPath: reportPath,
-                                        busyTimeoutMs: JobOptions.busyTimeoutMs, progress: progress.update)
-        progress.finish()
+        let outcome = try JobOptions.run(job, command: "sweep", detail: try JobOptions.detail(arguments), shard: shard,
+                                         threads: threads, reportPath: reportPath)
 
         let policyNote = policy.map { ", policy \($0)" } ?? ""
         let json = arguments.flag("json")

@@ -32,7 +32,7 @@ final class GoldenDigestTests: XCTestCase {
 
     /// The digest file's header: how its lines were made.
     static let header = """
-        # keysim golden report digests: `keysim run SCENARIO [--policy P] --seed \(seed) --replications \(replications)`
+        # keysim golden report digests: `keysim run SCENARIO [--policy P] --seed \(seed) --replications \(replications)` (--detail full)
         # one line per scenario, policy (- for none) and report table: rows and SHA-256 of the rows.
         # Regenerate with `make golden` only when numbers move on purpose, and say why in the commit.
 
@@ -50,7 +50,7 @@ final class GoldenDigestTests: XCTestCase {
             let scenario = try ScenarioLoader.load(path: KeysimProcess.packageRoot.appendingPathComponent(path).path)
             for policy in [nil] + scenario.policyNames.map(Optional.some) {
                 let db = folder.path("\(file)-\(policy ?? "-").sqlite")
-                var arguments = ["run", path, "--seed", String(seed), "--replications", String(replications), "--db", db]
+                var arguments = ["run", path, "--seed", String(seed), "--replications", String(replications), "--detail", "full", "--db", db]
                 if let policy { arguments += ["--policy", policy] }
                 let output = try KeysimProcess.run(arguments)
                 XCTAssertTrue(output.status == 0 || output.status == 1, "keysim \(arguments.joined(separator: " ")): \(output.stderr)")

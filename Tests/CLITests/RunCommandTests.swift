@@ -111,6 +111,8 @@ final class RunCommandTests: XCTestCase {
             (["run", scenario, "--bogus"], "unknown option '--bogus'"),
             (["run", scenario, "--seed"], "--seed needs a value <N>"),
             (["run", scenario, "--set", "nopath"], "--set needs PATH=VALUE"),
+            (["run", scenario, "--detail", "most"], "--detail must be one of summary, default, full, not 'most'"),
+            (["run", scenario, "--set", "detail=most"], "detail: unknown value 'most'; expected one of: summary, default, full"),
             (["fly"], "keysim: error: unknown command 'fly'"),
         ]
         for (arguments, expected) in cases {

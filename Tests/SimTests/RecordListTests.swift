@@ -92,69 +92,137 @@ final class RecordListTests: XCTestCase {
     }
 
     func testDroppedListsHandTheirBlocksToTheNextList() {
-        RecordBlocks.releaseRetained()
-        var first = RecordList<Wide>()
+        let arena = RecordArena()
+        var first = RecordList<Wide>(arena: arena)
         for i in 0..<2_048 * 4 { first.append(Wide(i)) }
         let used = blockAddresses(first)
         XCTAssertEqual(used.count, 4)
-        XCTAssertEqual(RecordBlocks.retainedCount, 0)
-        first = RecordList()
-        XCTAssertEqual(RecordBlocks.retainedCount, 4, "the four full chunks wait for reuse")
+        XCTAssertEqual(arena.retainedCount, 0)
+        XCTAssertEqual(arena.outstandingCount, 4)
+        first = RecordList(arena: arena)
+        XCTAssertEqual(arena.retainedCount, 4, "the four full chunks wait for reuse")
+        XCTAssertEqual(arena.outstandingCount, 0)
 
         // Another element type takes the same blocks, and reads back only what it wrote.
-        var second = RecordList<Int>()
+        var second = RecordList<Int>(arena: arena)
         for i in 0..<262_144 * 4 { second.append(~i) }
         XCTAssertEqual(blockAddresses(second), used)
-        XCTAssertEqual(RecordBlocks.retainedCount, 0)
+        XCTAssertEqual(arena.retainedCount, 0)
         XCTAssertTrue(second.elementsEqual((0..<262_144 * 4).lazy.map { ~$0 }))
         XCTAssertEqual(first.count, 0)
+        arena.checkInvariants()
+    }
+
+    func testAListWithoutAnArenaLeavesNoBlocksBehind() {
+        let arena = RecordArena()
+        var plain = RecordList<Wide>()
+        for i in 0..<2_048 * 3 { plain.append(Wide(i)) }
+        plain = RecordList()
+        XCTAssertEqual(arena.retainedCount + arena.outstandingCount, 0, "another arena is untouched")
+        XCTAssertEqual(plain.count, 0)
     }
 
     func testAtMostTheRetainedLimitOfBlocksWait() {
-        RecordBlocks.releaseRetained()
+        let arena = RecordArena(retainedLimit: 6)
         var lists: [RecordList<Wide>] = []
-        for _ in 0..<(RecordBlocks.retainedLimit + 3) / 4 + 1 {
-            var list = RecordList<Wide>()
+        for _ in 0..<3 {
+            var list = RecordList<Wide>(arena: arena)
             for i in 0..<2_048 * 4 { list.append(Wide(i)) }
             lists.append(list)
         }
-        XCTAssertGreaterThan(lists.count * 4, RecordBlocks.retainedLimit)
+        XCTAssertEqual(arena.outstandingCount, 12)
         lists.removeAll()
-        XCTAssertEqual(RecordBlocks.retainedCount, RecordBlocks.retainedLimit)
-        RecordBlocks.releaseRetained()
-        XCTAssertEqual(RecordBlocks.retainedCount, 0)
+        XCTAssertEqual(arena.retainedCount, 6)
+        XCTAssertEqual(arena.outstandingCount, 0)
+        arena.checkInvariants()
+        arena.releaseRetained()
+        XCTAssertEqual(arena.retainedCount, 0)
     }
 
     func testCopiesTakeBlocksOfTheirOwn() {
-        var original = RecordList<Wide>()
+        let arena = RecordArena()
+        var original = RecordList<Wide>(arena: arena)
         for i in 0..<2_048 * 2 + 5 { original.append(Wide(i)) }
         var copy = original
         copy.append(Wide(-1))
         XCTAssertTrue(blockAddresses(copy).isDisjoint(with: blockAddresses(original)))
         original = RecordList()
         // The original's blocks went back; the copy, and a list that reuses them, are intact.
-        var reuser = RecordList<Wide>()
+        var reuser = RecordList<Wide>(arena: arena)
         for i in 0..<2_048 * 2 { reuser.append(Wide(1_000_000 + i)) }
         XCTAssertTrue(copy.prefix(2_048 * 2 + 5).map(\.value).elementsEqual(0..<2_048 * 2 + 5))
         XCTAssertEqual(copy.last, Wide(-1))
         XCTAssertTrue(reuser.map(\.value).elementsEqual(1_000_000..<1_000_000 + 2_048 * 2))
+        arena.checkInvariants()
     }
 
     func testListsOnSeveralThreadsNeverShareABlock() {
-        RecordBlocks.releaseRetained()
+        let arena = RecordArena()
         let failures = Mutex(0)
         DispatchQueue.concurrentPerform(iterations: 4) { thread in
             for round in 0..<6 {
                 // Lengths differ by thread and round, so blocks change hands in every order.
                 let count = 2_048 * (1 + (thread + round) % 3) + thread * 100
                 let base = (thread << 40) | (round << 32)
-                var list = RecordList<Wide>()
+                var list = RecordList<Wide>(arena: arena)
                 for i in 0..<count { list.append(Wide(base | i)) }
                 if !list.elementsEqual((0..<count).lazy.map { Wide(base | $0) }) { failures.withLock { $0 += 1 } }
             }
         }
         XCTAssertEqual(failures.withLock { $0 }, 0)
-        XCTAssertLessThanOrEqual(RecordBlocks.retainedCount, RecordBlocks.retainedLimit)
-        RecordBlocks.releaseRetained()
+        XCTAssertEqual(arena.outstandingCount, 0)
+        XCTAssertLessThanOrEqual(arena.retainedCount, arena.retainedLimit)
+        arena.checkInvariants()
+    }
+
+    /// Random appends, copies and drops of lists sharing one small arena, against plain
+    /// arrays: every list reads back its reference after every step, no two live lists
+    /// share a block, no waiting block is in a live list, and the arena's invariants hold.
+    func testListsOverOneArenaMatchArraysOverSeeds() {
+        for seed in 0..<6 {
+            var rng = RandomStream(seed: UInt64(seed), replication: 0, name: "test.arena")
+            let arena = RecordArena(retainedLimit: 1 + rng.nextInt(below: 5))
+            var lists: [RecordList<Wide>] = []
+            var references: [[Wide]] = []
+            for step in 0..<20 {
+                switch rng.nextInt(below: 4) {
+                case 0 where !lists.isEmpty:
+                    let index = rng.nextInt(below: lists.count)
+                    lists.remove(at: index)
+                    references.remove(at: index)
+                case 1 where !lists.isEmpty:
+                    let index = rng.nextInt(below: lists.count)
+                    lists.append(lists[index])
+                    references.append(references[index])
+                default:
+                    if lists.isEmpty || rng.nextInt(below: 3) == 0 {
+                        lists.append(RecordList(arena: arena))
+                        references.append([])
+                    }
+                    let index = rng.nextInt(below: lists.count)
+                    for _ in 0..<rng.nextInt(below: 2_048 + 600) {
+                        let value = Wide(rng.nextInt(below: 1 << 30))
+                        lists[index].append(value)
+                        references[index].append(value)
+                    }
+                }
+                arena.checkInvariants()
+                for (list, reference) in zip(lists, references) {
+                    XCTAssertTrue(list.elementsEqual(reference), "seed \(seed) step \(step)")
+                }
+                var owners: [UnsafeMutableRawPointer: ObjectIdentifier] = [:]
+                for list in lists {
+                    for block in blockAddresses(list) {
+                        let owner = ObjectIdentifier(list.storage)
+                        XCTAssertTrue(owners[block] == nil || owners[block] == owner, "seed \(seed) step \(step): a block in two lists")
+                        owners[block] = owner
+                    }
+                }
+                XCTAssertEqual(arena.outstandingCount, owners.count, "seed \(seed) step \(step): the arena counts the blocks lists hold")
+            }
+            lists.removeAll()
+            XCTAssertEqual(arena.outstandingCount, 0, "seed \(seed): every block came back")
+            XCTAssertLessThanOrEqual(arena.retainedCount, arena.retainedLimit)
+        }
     }
 }

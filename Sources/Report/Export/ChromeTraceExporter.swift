@@ -80,7 +80,7 @@ public enum ChromeTraceExporter {
         let relations = try ReportInspector.relations(db)
         var seenTables: Set<String> = []
         for source in sources + extensionSources where !seenTables.contains(source.table) {
-            guard let relation = relations.first(where: { $0.name == source.table && !$0.isView }),
+            guard let relation = relations.first(where: { $0.name == source.table }),
                   let start = source.starts.first(where: relation.columns.contains),
                   let end = source.ends.first(where: relation.columns.contains),
                   source.nameColumns.allSatisfy(relation.columns.contains) else { continue }
@@ -126,7 +126,7 @@ public enum ChromeTraceExporter {
 
     /// A track per executor thread and core; cancelled tasks (never run) are left out.
     private static func executorTracks(_ db: Database, runID: Int64, options: ExportOptions) throws -> [(name: String, slices: [Slice])] {
-        guard try db.tableExists("tasks") else { return [] }
+        guard try db.relationExists("tasks") else { return [] }
         var byTrack: [(key: String, slices: [Slice])] = []
         let coreCounts = try db.query("SELECT executor, COUNT(DISTINCT core) FROM tasks WHERE run_id = ? AND core >= 0 GROUP BY executor",
                                       [.integer(runID)])
@@ -184,7 +184,7 @@ public enum ChromeTraceExporter {
     /// The debounce timer that sent each request, from the edit that last armed it (the last
     /// edit to land before the request left) to the moment it fired.
     private static func debounceSlices(_ db: Database, runID: Int64, sentColumn: String) throws -> [Slice] {
-        guard try db.tableExists("keys") else { return [] }
+        guard try db.relationExists("keys") else { return [] }
         let rows = try db.query("""
             SELECT q.request_id, q."trigger", q.\(ReportInspector.quoted(sentColumn)),
                    (SELECT MAX(k.inserted_ns) FROM keys k WHERE k.run_id = q.run_id AND k.inserted_ns <= q.\(ReportInspector.quoted(sentColumn)))
@@ -199,7 +199,7 @@ public enum ChromeTraceExporter {
 
     /// Instant events at the touch of every key over its budget.
     private static func violationInstants(_ db: Database, runID: Int64) throws -> [Slice] {
-        guard try db.tableExists("budget_violations"), try db.tableExists("keys") else { return [] }
+        guard try db.relationExists("budget_violations"), try db.relationExists("keys") else { return [] }
         let rows = try db.query("""
             SELECT v.item_index, k.touch_ns, v.latency_ns, v.budget_ns, v.cause FROM budget_violations v
             JOIN keys k ON k.run_id = v.run_id AND k.key_index = v.item_index

@@ -62,7 +62,7 @@ public enum HTMLExporter {
     // MARK: - Latency charts
 
     private static func latencyCharts(_ db: Database, options: ExportOptions) throws -> String {
-        var series = knownSeries.filter { known in (try? db.tableExists(known.table)) == true }
+        var series = knownSeries.filter { known in (try? db.relationExists(known.table)) == true }
         for relation in try ReportInspector.relations(db) where !relation.isView && relation.isPerRun
             && relation.columns.contains("latency_ns") && !["keys", "budget_violations"].contains(relation.name) {
             let singular = relation.name.hasSuffix("s") ? String(relation.name.dropLast()) : relation.name
@@ -79,7 +79,7 @@ public enum HTMLExporter {
             let batch = try db.query("SELECT batch_id FROM runs WHERE run_id = ?", [.integer(runID)])[0][0].integerValue
             groups = [("run \(runID)", "t.run_id = \(runID)", batch)]
         } else {
-            let hasLabels = try db.tableExists("job_batches")
+            let hasLabels = try db.relationExists("job_batches")
             let label = hasLabels ? "COALESCE((SELECT label FROM job_batches j WHERE j.batch_id = b.batch_id), b.policy, '')" : "COALESCE(b.policy, '')"
             for row in try db.query("SELECT batch_id, scenario_name, \(label) FROM batches b ORDER BY batch_id LIMIT \(seriesPerChartMax)") {
                 let name = row[2].textValue.isEmpty ? row[1].textValue : "\(row[1].textValue) / \(row[2].textValue)"

@@ -8,7 +8,7 @@ extension ReportDigest {
                        "fixed by the shift", "caused by the shift", "predictions late", "mean late (ms)"]
         let numeric = [true, false] + Array(repeating: true, count: 8)
         let formats: [Format] = [.integer, .text, .integer, .integer, .percent2, .percent2, .integer, .integer, .percent2, .fixed1]
-        guard try db.tableExists("touches") else { return Table(headers: headers, numeric: numeric, rows: []) }
+        guard try db.relationExists("touches") else { return Table(headers: headers, numeric: numeric, rows: []) }
         let filter = runID.map { "WHERE t.run_id = \($0)" } ?? ""
         // Percentages keep two decimals, as `keysim run` prints them: typo rates are a few
         // percent and the shift moves them by tenths. Lateness is averaged over the late

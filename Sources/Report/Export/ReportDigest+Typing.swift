@@ -6,7 +6,7 @@ extension ReportDigest {
         let headers = ["batch", "policy / point", "runs", "words", "keystrokes", "keystroke savings", "in time", "word prediction rate"]
         let numeric = [true, false, true, true, true, true, true, true]
         let formats: [Format] = [.integer, .text, .integer, .integer, .integer, .percent, .percent, .percent]
-        guard try db.tableExists("words") else { return Table(headers: headers, numeric: numeric, rows: []) }
+        guard try db.relationExists("words") else { return Table(headers: headers, numeric: numeric, rows: []) }
         let filter = runID.map { "WHERE q.run_id = \($0)" } ?? ""
         return try table(db, headers: headers, numeric: numeric, sql: """
             SELECT b.batch_id, \(label), COUNT(*), SUM(q.words), SUM(q.keystrokes),

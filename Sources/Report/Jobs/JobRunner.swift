@@ -15,76 +15,118 @@ public struct JobOutcome: Sendable {
 /// Runs a job's work items (all of them, or one shard's) on worker threads and writes them
 /// to a report, batch by batch, in work-item order.
 ///
-/// Each batch is one transaction holding its batch row, its runs with every row they
-/// measured, their job bookkeeping and their metrics; the last batch's transaction also
-/// marks the job complete and, for a whole job, stores its comparison or sweep. An
-/// interrupted job therefore leaves whole batches behind, never part of one.
+/// Replications simulate on every worker thread while the calling thread writes, each run
+/// going to the report as soon as it and every run before it are done: memory holds a small
+/// window of runs, never a whole batch. Each run's metrics are computed on its worker from
+/// its records (`RunMetric.value(for:budgets:)`), so the writer only writes.
+///
+/// Each batch is one transaction holding its batch row, its runs with the rows they
+/// measured (as many as the batch's `detail` keeps), their job bookkeeping and their
+/// metrics; the last batch's transaction also marks the job complete and, for a whole job,
+/// stores its comparison or sweep. An interrupted job therefore leaves whole batches
+/// behind, never part of one.
 public enum JobRunner {
     /// Runs `job`'s items in `shard` on `threads` threads and adds them to the report at
-    /// `reportPath`, which is opened (and created if missing) only when the first batch is
+    /// `reportPath`, which is opened (and created if missing) only when the first run is
     /// ready, so a job that fails before that leaves no file behind. A missing report is
-    /// made whole (schema and first batch) under a private name and then put in place
-    /// atomically, so that other processes never see it half made and a failing job never
-    /// removes a report it did not make alone (see `JobWriter`).
+    /// made (its schema) under a private name and then put in place atomically, so that
+    /// other processes never see it half made (see `JobWriter`).
     /// - Parameters:
+    ///   - detail: how much each run keeps; by default each batch's scenario says.
     ///   - progress: called on the calling thread after each work item, with (done, total).
     /// - Throws: the error of the first failing work item, or a `ReportError`.
     public static func run(_ job: Job, shard: Shard, threads: Int, reportPath: String, busyTimeoutMs: Int,
-                           keepTasks: Bool = true, progress: ((Int, Int) -> Void)? = nil) throws -> JobOutcome {
+                           detail: ReportDetail? = nil, progress: ((Int, Int) -> Void)? = nil) throws -> JobOutcome {
         let positions = Array(shard.positions(of: job.itemCount))
-        let started = DispatchTime.now().uptimeNanoseconds
         var writer = JobWriter(job: job, shard: shard, reportPath: reportPath, busyTimeoutMs: busyTimeoutMs)
         var summaries: [Int: BatchSummary] = [:]
-        var pending: [RunResult] = []
-        var pendingPositions: [Int] = []
-        var batchStarted = started
+        var builder: BatchSummary.Builder?
         let lastBatch = positions.last.map { job.item(at: $0).batch }
+        let replications = replicationsPerBatch(job, positions)
+        // The record blocks of this job's replications: a run written and dropped hands its
+        // blocks to the next one a worker starts.
+        let arena = RecordArena()
         progress?(0, positions.count)
-        try OrderedParallel.run(
-            count: positions.count, threads: threads, window: max(4 * threads, 16),
-            work: { k in
-                let (batch, item) = job.item(at: positions[k])
-                return try ScenarioRunner.runOne(job.batches[batch].scenario, item: item, keepTasks: keepTasks)
-            },
-            consume: { k, result in
-                pending.append(result)
-                pendingPositions.append(positions[k])
-                let batch = job.item(at: positions[k]).batch
-                let batchEnds = k + 1 == positions.count || job.item(at: positions[k + 1]).batch != batch
-                if batchEnds {
-                    let now = DispatchTime.now().uptimeNanoseconds
-                    summaries[batch] = BatchSummary(results: pending, budgets: job.batches[batch].scenario.keyboard.budgets)
-                    try writer.write(batch: batch, results: pending, positions: pendingPositions,
-                                     wallSeconds: Double(now - batchStarted) / 1e9, isLast: batch == lastBatch)
-                    batchStarted = now
-                    pending.removeAll()
-                    pendingPositions.removeAll()
-                }
-                progress?(k + 1, positions.count)
-            })
+        do {
+            try OrderedParallel.run(
+                count: positions.count, threads: threads, window: 2 * threads,
+                work: { k in
+                    let (batch, item) = job.item(at: positions[k])
+                    let scenario = job.batches[batch].scenario
+                    let level = detail ?? scenario.detail
+                    let result = try ScenarioRunner.runOne(scenario, item: item, keepTasks: level.keepsTasks(replication: item.replication),
+                                                             arena: arena)
+                    let metrics = RunMetric.all.map { $0.value(for: result, budgets: scenario.keyboard.budgets) }
+                    return StreamedRun(result: result, metrics: metrics, detail: level,
+                                       sortedLatencies: BatchSummary.Builder.sortedLatencies(of: result))
+                },
+                consume: { k, run in
+                    let batch = job.item(at: positions[k]).batch
+                    if k == 0 || job.item(at: positions[k - 1]).batch != batch {
+                        try writer.begin(batch: batch, replications: replications[batch] ?? 0)
+                        builder = BatchSummary.Builder(budgets: job.batches[batch].scenario.keyboard.budgets)
+                    }
+                    try writer.add(run, position: positions[k])
+                    builder?.add(run.result, sortedLatencies: run.sortedLatencies)
+                    if k + 1 == positions.count || job.item(at: positions[k + 1]).batch != batch {
+                        summaries[batch] = builder?.finish()
+                        builder = nil
+                        try writer.end(isLast: batch == lastBatch)
+                    }
+                    progress?(k + 1, positions.count)
+                })
+        } catch {
+            writer.abandon()
+            throw error
+        }
         if positions.isEmpty {
             try writer.writeEmptyShard()
         }
         try writer.finish()
         return JobOutcome(jobID: writer.jobID ?? 0, itemsRun: positions.count, summaries: summaries)
     }
+
+    /// How many distinct replications of each batch the shard's positions hold.
+    private static func replicationsPerBatch(_ job: Job, _ positions: [Int]) -> [Int: Int] {
+        var seen: [Int: Set<Int>] = [:]
+        for position in positions {
+            let (batch, item) = job.item(at: position)
+            seen[batch, default: []].insert(item.replication)
+        }
+        return seen.mapValues(\.count)
+    }
 }
 
-/// Computes `run_metrics` for the runs of one batch, from the rows just written.
+/// One finished work item on its way to the report: its records, its metrics (in
+/// `RunMetric.all` order, nil where a metric has no value), how much of it to keep, and its
+/// latencies sorted for the batch summary — all computed on its worker thread.
+struct StreamedRun: Sendable {
+    var result: RunResult
+    var metrics: [Double?]
+    var detail: ReportDetail
+    var sortedLatencies: [[Int64]]
+}
+
+/// Writes `run_metrics`: the catalog of metrics, and each run's values as computed in the
+/// process from its records.
 enum RunMetricWriter {
-    static func write(_ database: Database, batchID: Int64) throws {
+    /// Writes (or refreshes) the `metrics` catalog.
+    static func writeCatalog(_ database: Database) throws {
         let catalog = try database.prepare(
             "INSERT OR REPLACE INTO metrics (metric, label, unit, lower_is_better, description) VALUES (?, ?, ?, ?, ?)")
         for metric in RunMetric.all {
             try catalog.execute([.text(metric.name), .text(metric.label), .text(metric.unit),
                                  .integer(metric.lowerIsBetter ? 1 : 0), .text(metric.description)])
-            let insert = try database.prepare("""
-                WITH x(run_id, value) AS (\(metric.sql))
-                INSERT INTO run_metrics (run_id, metric, value) SELECT run_id, :metric, value FROM x WHERE value IS NOT NULL
-                """)
-            try insert.bind(batchID, at: insert.parameterIndex(":batch")!)
-            try insert.bind(metric.name, at: insert.parameterIndex(":metric")!)
-            try insert.execute()
+        }
+    }
+
+    /// Writes one run's metric values (`RunMetric.all` order; nil values are left out).
+    static func write(_ database: Database, runID: Int64, values: [Double?]) throws {
+        precondition(values.count == RunMetric.all.count, "one value per metric")
+        let insert = try database.prepare("INSERT INTO run_metrics (run_id, metric, value) VALUES (?, ?, ?)")
+        for (metric, value) in zip(RunMetric.all, values) {
+            guard let value else { continue }
+            try insert.execute([.integer(runID), .text(metric.name), .real(value)])
         }
     }
 }

@@ -2,14 +2,16 @@ import Foundation
 import Scenarios
 import Sim
 
-/// Writes a job's batches, keeping the job's row id between them.
+/// Writes a job's batches as their runs stream in, keeping the job's row id between them.
 ///
-/// When the report is missing, the first batch goes into a new report under a private name
-/// beside it (`.NAME.keysim-new-PID-N`), which is then put in place with `link(2)`: that
-/// fails when the name exists, so of several processes creating one report at once exactly
-/// one publishes its file, whole, and every other writes its batch into that one. No
-/// process ever removes the report: a failing job removes only its private file, which no
-/// other process has seen.
+/// A batch is one transaction: `begin` opens it with the batch's row, `add` writes each run
+/// as it is ready, `end` commits it; `abandon` rolls it back. When the report is missing,
+/// it is first made — its schema — under a private name beside it
+/// (`.NAME.keysim-new-PID-N`) and put in place with `link(2)`: that fails when the name
+/// exists, so of several processes creating one report at once exactly one publishes its
+/// file, whole, and every other writes into that one. No process ever removes the report;
+/// a job that fails in its first batch leaves a report without that batch (and without
+/// any, if it made it).
 struct JobWriter {
     let job: Job
     let shard: Shard
@@ -17,6 +19,10 @@ struct JobWriter {
     let busyTimeoutMs: Int
     private(set) var store: ReportStore?
     private(set) var jobID: Int64?
+    /// The job's row id as of the last committed batch (nil before the first commit).
+    private var committedJobID: Int64?
+    /// The batch being written: its index, row id, row writer, description and start.
+    private var open: (batch: Int, batchID: Int64, rows: RunRowWriter, info: BatchInfo, started: UInt64)?
 
     init(job: Job, shard: Shard, reportPath: String, busyTimeoutMs: Int) {
         self.job = job
@@ -25,18 +31,73 @@ struct JobWriter {
         self.busyTimeoutMs = busyTimeoutMs
     }
 
-    /// Writes one batch's runs (positions are their work-item indices) in one transaction.
-    mutating func write(batch: Int, results: [RunResult], positions: [Int], wallSeconds: Double, isLast: Bool) throws {
-        try withStore { writer, store, jobID throws -> Int64 in
-            try writer.writeBatch(into: store, jobID: jobID, batch: batch, results: results, positions: positions,
-                                  wallSeconds: wallSeconds, isLast: isLast)
+    /// Opens batch `batch`'s transaction and writes its batch row (and the job's row, the
+    /// first time).
+    mutating func begin(batch: Int, replications: Int) throws {
+        try writing { writer, database in
+            let spec = writer.job.batches[batch]
+            let info = BatchInfo(command: writer.job.command, scenario: spec.scenario, scenarioHash: spec.scenarioHash,
+                                 tracesHash: spec.tracesHash, wallSeconds: 0)
+            try database.execute("BEGIN IMMEDIATE")
+            try ReportSchema.ensureAnalysisTables(database)
+            let id = try writer.jobID ?? writer.insertJobRow(database)
+            writer.jobID = id
+            let batchID = try writer.store!.insertBatchRow(info, replications: replications)
+            try database.prepare("INSERT INTO job_batches (batch_id, job_id, batch_index, label, settings) VALUES (?, ?, ?, ?, ?)")
+                .execute([.integer(batchID), .integer(id), .integer(Int64(batch)), .text(spec.label), .text(spec.settingsJSON)])
+            try RunMetricWriter.writeCatalog(database)
+            writer.open = (batch, batchID, try RunRowWriter(database), info, DispatchTime.now().uptimeNanoseconds)
         }
+    }
+
+    /// Writes one run of the open batch: its rows, its job bookkeeping and its metrics.
+    mutating func add(_ run: StreamedRun, position: Int) throws {
+        try writing { writer, database in
+            guard var open = writer.open, let jobID = writer.jobID else { preconditionFailure("a run outside a batch") }
+            let runID = try open.rows.write(run.result, batchID: open.batchID, batch: open.info, detail: run.detail,
+                                            sortedLatencies: run.sortedLatencies)
+            writer.open = open
+            try database.prepare("INSERT INTO job_runs (run_id, job_id, work_item) VALUES (?, ?, ?)")
+                .execute([.integer(runID), .integer(jobID), .integer(Int64(position))])
+            try RunMetricWriter.write(database, runID: runID, values: run.metrics)
+        }
+    }
+
+    /// Finishes the open batch: its wall time, the job's analysis after the last batch, and
+    /// the commit.
+    mutating func end(isLast: Bool) throws {
+        try writing { writer, database in
+            guard let open = writer.open, let jobID = writer.jobID else { preconditionFailure("no batch is open") }
+            let wall = Double(DispatchTime.now().uptimeNanoseconds - open.started) / 1e9
+            try database.prepare("UPDATE batches SET wall_seconds = ? WHERE batch_id = ?").execute([.real(wall), .integer(open.batchID)])
+            if isLast { try JobAnalysis.finish(database, jobID: jobID) }
+            try database.execute("COMMIT")
+            writer.open = nil
+            writer.committedJobID = jobID
+        }
+    }
+
+    /// Rolls back the batch being written, if any: the report keeps its committed batches.
+    mutating func abandon() {
+        if open != nil, let database = store?.database, database.isInTransaction {
+            _ = try? database.execute("ROLLBACK")
+        }
+        open = nil
+        jobID = committedJobID
     }
 
     /// Records a shard that holds none of the job's work items, so that merging still
     /// finds every shard.
     mutating func writeEmptyShard() throws {
-        try withStore { writer, store, _ throws -> Int64 in try writer.writeJobOnly(into: store) }
+        try writing { writer, database in
+            try database.transaction {
+                try ReportSchema.ensureAnalysisTables(database)
+                let id = try writer.insertJobRow(database)
+                try JobAnalysis.finish(database, jobID: id)
+                writer.jobID = id
+            }
+            writer.committedJobID = writer.jobID
+        }
     }
 
     /// Folds the write-ahead log into the report before the command says it is done, so
@@ -49,38 +110,37 @@ struct JobWriter {
 
     // MARK: - Opening
 
-    /// Runs `body` (one transaction, returning the job's row id) on the report. The first
-    /// time, when the report is missing, on a new report that is then published.
-    private mutating func withStore(_ body: (JobWriter, ReportStore, Int64?) throws -> Int64) throws {
-        if let store {
-            jobID = try body(self, store, jobID)
-            return
+    /// Runs `body` on the report (made and published first when missing), mapping SQLite
+    /// errors to report errors; on any error the open batch is rolled back.
+    private mutating func writing(_ body: (inout JobWriter, Database) throws -> Void) throws {
+        do {
+            if store == nil { store = try openOrCreate() }
+            try body(&self, store!.database)
+        } catch {
+            abandon()
+            if let error = error as? SQLiteError { throw ReportStore.describe(error, path: reportPath) }
+            throw error
         }
-        if !FileManager.default.fileExists(atPath: reportPath), try createAndPublish(body) { return }
-        let opened = try ReportStore(path: reportPath, busyTimeoutMs: busyTimeoutMs)
-        store = opened
-        jobID = try body(self, opened, nil)
     }
 
-    /// Writes the first batch into a private new report and links it into place. `false`
-    /// when another process published the report first (the batch is then still to write,
-    /// into theirs) or the file system cannot link (the report is then made in place).
-    private mutating func createAndPublish(_ body: (JobWriter, ReportStore, Int64?) throws -> Int64) throws -> Bool {
-        let privatePath = ReportStore.privatePath(besides: reportPath)
-        defer { ReportStore.removeFiles(of: privatePath) }
-        let id: Int64
-        do {
-            // The store is closed (its connection released) at the end of this block.
-            let fresh = try ReportStore(path: privatePath, busyTimeoutMs: busyTimeoutMs)
-            id = try body(self, fresh, nil)
-            try Self.checkpoint(fresh, reportPath: reportPath)
-        } catch let error as ReportError {
-            throw ReportError(file: reportPath, message: error.message)
+    /// The report, made whole under a private name and linked into place first when it is
+    /// missing (another process may win that race: its report is then the one opened).
+    private func openOrCreate() throws -> ReportStore {
+        if !FileManager.default.fileExists(atPath: reportPath) {
+            let privatePath = ReportStore.privatePath(besides: reportPath)
+            defer { ReportStore.removeFiles(of: privatePath) }
+            do {
+                // The new report's connection is released at the end of this block.
+                let fresh = try ReportStore(path: privatePath, busyTimeoutMs: busyTimeoutMs)
+                try Self.checkpoint(fresh, reportPath: reportPath)
+            } catch {
+                throw ReportError(file: reportPath, message: error.message)
+            }
+            // Published, or another process's report is there already, or the file system
+            // cannot link (the report is then made in place): in every case, open the name.
+            _ = try ReportStore.publish(privatePath, at: reportPath)
         }
-        guard try ReportStore.publish(privatePath, at: reportPath) == .published else { return false }
-        store = try ReportStore(path: reportPath, busyTimeoutMs: busyTimeoutMs)
-        jobID = id
-        return true
+        return try ReportStore(path: reportPath, busyTimeoutMs: busyTimeoutMs)
     }
 
     /// `PRAGMA wal_checkpoint(TRUNCATE)`: a busy result (another process reads or writes the
@@ -99,52 +159,6 @@ struct JobWriter {
     }
 
     // MARK: - Writing
-
-    private func writeBatch(into store: ReportStore, jobID: Int64?, batch: Int, results: [RunResult], positions: [Int],
-                            wallSeconds: Double, isLast: Bool) throws -> Int64 {
-        let database = store.database
-        let spec = job.batches[batch]
-        let info = BatchInfo(command: job.command, scenario: spec.scenario, scenarioHash: spec.scenarioHash,
-                             tracesHash: spec.tracesHash, wallSeconds: wallSeconds)
-        var jobID = jobID
-        do {
-            try database.transaction {
-                try ReportSchema.ensureAnalysisTables(database)
-                let id = try jobID ?? insertJobRow(database)
-                jobID = id
-                let runIDs = try store.insert(info, results: results)
-                let batchID = try database.query("SELECT batch_id FROM runs WHERE run_id = ?", [.integer(runIDs[0])])[0][0]
-                try database.prepare("INSERT INTO job_batches (batch_id, job_id, batch_index, label, settings) VALUES (?, ?, ?, ?, ?)")
-                    .execute([batchID, .integer(id), .integer(Int64(batch)), .text(spec.label), .text(spec.settingsJSON)])
-                let jobRun = try database.prepare("INSERT INTO job_runs (run_id, job_id, work_item) VALUES (?, ?, ?)")
-                for (runID, position) in zip(runIDs, positions) {
-                    try jobRun.execute([.integer(runID), .integer(id), .integer(Int64(position))])
-                }
-                if case .integer(let batchRowID) = batchID {
-                    try RunMetricWriter.write(database, batchID: batchRowID)
-                }
-                if isLast { try JobAnalysis.finish(database, jobID: id) }
-            }
-        } catch let error as SQLiteError {
-            throw ReportStore.describe(error, path: reportPath)
-        }
-        return jobID!
-    }
-
-    private func writeJobOnly(into store: ReportStore) throws -> Int64 {
-        let database = store.database
-        var jobID: Int64 = 0
-        do {
-            try database.transaction {
-                try ReportSchema.ensureAnalysisTables(database)
-                jobID = try insertJobRow(database)
-                try JobAnalysis.finish(database, jobID: jobID)
-            }
-        } catch let error as SQLiteError {
-            throw ReportStore.describe(error, path: reportPath)
-        }
-        return jobID
-    }
 
     private func insertJobRow(_ database: Database) throws -> Int64 {
         let first = job.batches[0].scenario

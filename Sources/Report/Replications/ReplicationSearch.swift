@@ -80,36 +80,21 @@ public enum ReplicationSearch {
             (0..<traceCount).map { WorkItem(replication: replication, traceIndex: $0) }
         }
         guard !items.isEmpty else { return [:] }
-        var results: [RunResult] = []
-        results.reserveCapacity(items.count)
+        // Each run's metrics, computed from its records as `keysim run` computes them: the same
+        // values to the bit as the SQL over its rows, with no report to write.
         let frozen = scenario
-        try OrderedParallel.run(count: items.count, threads: threads, window: max(4 * threads, 16),
-                                work: { k in try ScenarioRunner.runOne(frozen, item: items[k]) },
-                                consume: { _, result in results.append(result) })
-        let store = try ReportStore(path: ":memory:")
-        let info = BatchInfo(command: "search", scenario: scenario, scenarioHash: batch.scenarioHash,
-                             tracesHash: batch.tracesHash, wallSeconds: 0)
-        let database = store.database
         var measured: [String: [Int: Double]] = [:]
-        do {
-            try database.transaction {
-                let runIDs = try store.insert(info, results: results)
-                guard case .integer(let batchID) = try database.query(
-                    "SELECT batch_id FROM runs WHERE run_id = ?", [.integer(runIDs[0])])[0][0] else { return }
-                try RunMetricWriter.write(database, batchID: batchID)
-                let rows = try database.query("""
-                    SELECT r.replication, r.trace_index, m.metric, m.value FROM run_metrics m JOIN runs r USING (run_id)
-                    WHERE r.batch_id = ? ORDER BY r.run_id, m.metric
-                    """, [.integer(batchID)])
-                for row in rows {
-                    guard let value = row[3].doubleValue else { continue }
-                    let position = Int(row[0].integerValue) * traceCount + Int(row[1].integerValue)
-                    measured[row[2].textValue, default: [:]][position] = value
-                }
-            }
-        } catch let error as SQLiteError {
-            throw ReportStore.describe(error, path: ":memory:")
-        }
+        try OrderedParallel.run(count: items.count, threads: threads, window: max(4 * threads, 16),
+                                work: { k in
+                                    let result = try ScenarioRunner.runOne(frozen, item: items[k])
+                                    return RunMetric.all.map { $0.value(for: result, budgets: frozen.keyboard.budgets) }
+                                },
+                                consume: { k, values in
+                                    let position = items[k].replication * traceCount + items[k].traceIndex
+                                    for (metric, value) in zip(RunMetric.all, values) {
+                                        if let value { measured[metric.name, default: [:]][position] = value }
+                                    }
+                                })
         return measured
     }
 }

@@ -331,6 +331,14 @@ public final class Database {
         return !rows.isEmpty
     }
 
+    /// Whether a table or a view of this name exists in the main schema (a report's `keys`,
+    /// `suggestions` and `tasks` are views over compact tables).
+    public func relationExists(_ name: String) throws(SQLiteError) -> Bool {
+        let rows = try query("SELECT 1 FROM sqlite_master WHERE type IN ('table', 'view') AND name = ? COLLATE NOCASE LIMIT 1",
+                             [.text(name)])
+        return !rows.isEmpty
+    }
+
     private func integerPragma(_ name: String) throws(SQLiteError) -> Int64 {
         let statement = try prepare("PRAGMA \(name)")
         guard try statement.step() else {

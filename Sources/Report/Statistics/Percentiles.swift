@@ -20,6 +20,18 @@ public struct SampleSummary: Sendable, Equatable {
     /// Smallest value.
     public var min: Double
 
+    /// A summary of figures already computed (`LatencyPool` builds one without an array
+    /// of every value).
+    init(count: Int, mean: Double, p50: Double, p95: Double, p99: Double, max: Double, min: Double) {
+        self.count = count
+        self.mean = mean
+        self.p50 = p50
+        self.p95 = p95
+        self.p99 = p99
+        self.max = max
+        self.min = min
+    }
+
     /// Summarises `values` (any order). O(n log n).
     public init(_ values: [Double]) {
         let sorted = values.sorted()

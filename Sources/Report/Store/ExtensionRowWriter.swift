@@ -28,8 +28,17 @@ struct ExtensionRowWriter {
                                                   "revoked_requests", "token_added_ns"])
     }
 
-    func write(_ records: ExtensionRecords, runID: Int64) throws {
+    /// Writes the per-run totals, and with `events` every memory event, kill, download,
+    /// load and rejection.
+    func write(_ records: ExtensionRecords, runID: Int64, events: Bool = true) throws {
         let run = SQLValue.integer(runID)
+        var addedNs: Int64 = 0
+        for r in records.tokenRejections where r.reason == .expired { addedNs += r.added.nanoseconds }
+        if events { try writeEvents(records, run: run) }
+        try writePerRun(records, run: run, addedNs: addedNs)
+    }
+
+    private func writeEvents(_ records: ExtensionRecords, run: SQLValue) throws {
         for (seq, m) in records.memory.enumerated() {
             try memory.execute([run, .integer(Int64(seq)), .integer(m.time.nanoseconds), megabytes(m.footprintMegabytes),
                                 .text(m.component.rawValue), .text(m.event.rawValue), m.language.map(SQLValue.text) ?? .null])
@@ -49,14 +58,15 @@ struct ExtensionRowWriter {
             try load.execute([run, .integer(Int64(seq)), .integer(l.time.nanoseconds), .text(l.language), .integer(Int64(l.bytesOnDisk)),
                               .integer(Int64(l.sizeBytes)), .integer(l.verified ? 1 : 0), .text(l.outcome.rawValue)])
         }
-        var addedNs: Int64 = 0
         for (seq, r) in records.tokenRejections.enumerated() {
-            if r.reason == .expired { addedNs += r.added.nanoseconds }
             try rejection.execute([run, .integer(Int64(seq)), .integer(Int64(r.requestID)), .integer(r.attempt.nanoseconds),
                                    .integer(r.rejected.nanoseconds), r.retry.map { SQLValue.integer($0.nanoseconds) } ?? .null,
                                    .text(r.reason.rawValue), .integer(Int64(r.keyboardGeneration)),
                                    .integer(Int64(r.serverGeneration)), .integer(r.added.nanoseconds)])
         }
+    }
+
+    private func writePerRun(_ records: ExtensionRecords, run: SQLValue, addedNs: Int64) throws {
         let t = records.totals
         try perRun.execute([
             run, megabytes(t.peakFootprintMegabytes), .integer(Int64(records.kills.count)),

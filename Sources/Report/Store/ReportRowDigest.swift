@@ -24,6 +24,23 @@ public struct ReportRowDigest: Sendable, Equatable {
     /// Every table of the report, sorted by name.
     public var tables: [Table]
 
+    /// The relations digested, sorted by name: every table, except that a compact table is
+    /// read through the view that gives back the table it replaced (`keys` for `key_rows`,
+    /// `ReportSchema.compatibilityViews`) and lookup tables, which only name codes, are
+    /// left out. The digests of a report therefore stay those of the schema-4 report with
+    /// the same rows.
+    static func digestedRelations(_ database: Database) throws(SQLiteError) -> [String] {
+        let tables = try database.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+            .compactMap { row -> String? in if case .text(let name) = row.first { name } else { nil } }
+        let present = Set(tables)
+        var names = Set(tables).subtracting(ReportSchema.lookupTables)
+        for (table, view) in ReportSchema.compatibilityViews where present.contains(table) {
+            names.remove(table)
+            names.insert(view)
+        }
+        return names.sorted()
+    }
+
     /// Reads the digests of every table in `database`.
     ///
     /// Rows are ordered by all their digested columns, so insertion order and row ids of
@@ -33,8 +50,7 @@ public struct ReportRowDigest: Sendable, Equatable {
     /// - Complexity: O(r log r) per table of r rows (SQLite's sort).
     /// - Throws: `SQLiteError` from reading.
     public init(database: Database) throws(SQLiteError) {
-        let names = try database.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
-            .compactMap { row -> String? in if case .text(let name) = row.first { name } else { nil } }
+        let names = try Self.digestedRelations(database)
         tables = []
         for name in names {
             let columns = try database.query("SELECT name FROM pragma_table_info(?) ORDER BY cid", [.text(name)])

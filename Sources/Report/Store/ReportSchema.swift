@@ -2,12 +2,12 @@
 /// bump `version` whenever a change would make an older keysim misread a newer file.
 public enum ReportSchema {
     /// `PRAGMA user_version` of reports this build writes and reads.
-    public static let version = 4
+    public static let version = 5
     /// `PRAGMA application_id` of keysim reports: "ksim" in ASCII.
     public static let applicationID: Int32 = 0x6B73_696D
 
     /// Creates every table, index and view (idempotent).
-    static let createSQL = """
+    static let createSQL = compactSQL + """
     CREATE TABLE IF NOT EXISTS batches (
         batch_id        INTEGER PRIMARY KEY,
         command         TEXT NOT NULL,
@@ -51,30 +51,6 @@ public enum ReportSchema {
         thread          TEXT NOT NULL,
         busy_ns         INTEGER NOT NULL,
         PRIMARY KEY (run_id, thread)
-    ) WITHOUT ROWID;
-    CREATE TABLE IF NOT EXISTS keys (
-        run_id          INTEGER NOT NULL REFERENCES runs(run_id),
-        key_index       INTEGER NOT NULL,
-        edit            TEXT NOT NULL,
-        touch_ns        INTEGER NOT NULL,
-        start_ns        INTEGER NOT NULL,
-        inserted_ns     INTEGER NOT NULL,
-        latency_ns      INTEGER NOT NULL,
-        queued_ahead    INTEGER NOT NULL,
-        PRIMARY KEY (run_id, key_index)
-    ) WITHOUT ROWID;
-    CREATE TABLE IF NOT EXISTS suggestions (
-        run_id          INTEGER NOT NULL REFERENCES runs(run_id),
-        key_index       INTEGER NOT NULL,
-        text_version    INTEGER NOT NULL,
-        touch_ns        INTEGER NOT NULL,
-        end_ns          INTEGER NOT NULL,
-        latency_ns      INTEGER NOT NULL,
-        outcome         TEXT NOT NULL,
-        too_late        INTEGER NOT NULL,
-        waited_ns       INTEGER NOT NULL,
-        ran_ns          INTEGER NOT NULL,
-        PRIMARY KEY (run_id, key_index)
     ) WITHOUT ROWID;
     CREATE TABLE IF NOT EXISTS underlines (
         run_id          INTEGER NOT NULL REFERENCES runs(run_id),
@@ -163,22 +139,6 @@ public enum ReportSchema {
         suspensions     INTEGER NOT NULL,
         mic_on_per_dictated REAL,
         PRIMARY KEY (run_id, session_id)
-    ) WITHOUT ROWID;
-    CREATE TABLE IF NOT EXISTS tasks (
-        run_id          INTEGER NOT NULL REFERENCES runs(run_id),
-        seq             INTEGER NOT NULL,
-        executor        TEXT NOT NULL,
-        task_id         INTEGER NOT NULL,
-        kind            TEXT NOT NULL,
-        tag             INTEGER NOT NULL,
-        release_ns      INTEGER NOT NULL,
-        start_ns        INTEGER NOT NULL,
-        finish_ns       INTEGER NOT NULL,
-        deadline_ns     INTEGER,
-        core            INTEGER NOT NULL,
-        preemptions     INTEGER NOT NULL,
-        cancelled       INTEGER NOT NULL,
-        PRIMARY KEY (run_id, seq)
     ) WITHOUT ROWID;
     CREATE TABLE IF NOT EXISTS budgets (
         run_id          INTEGER NOT NULL REFERENCES runs(run_id),

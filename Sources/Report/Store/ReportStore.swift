@@ -50,8 +50,11 @@ public final class ReportStore {
     /// The file.
     public let path: String
 
-    /// The page cache of a writing connection, in KiB.
-    static let writeCacheKiB = 131_072
+    /// The page cache of a writing connection, in KiB. Runs stream into a batch's transaction
+    /// as they finish, so a long batch spills pages to the WAL before it commits; a cache
+    /// much larger than this only grows the process (it held whole batches when they were
+    /// written at once).
+    static let writeCacheKiB = 8_192
     /// Reports survive a killed keysim (a run is wholly in the file or not at all) but are not
     /// synced to the disk: a report can always be made again from its scenario and seed, and
     /// syncing the millions of rows of a long run costs more than writing them.
@@ -71,9 +74,6 @@ public final class ReportStore {
             database = try readOnly ? Self.openForReading(path, busyTimeoutMs: busyTimeoutMs)
                 : Database(path: path, busyTimeoutMs: busyTimeoutMs)
             try Self.checkOrCreate(database, readOnly: readOnly, path: path)
-            // A batch of a long trace is millions of rows in one transaction: a page cache
-            // large enough to hold it spares SQLite spilling pages to the WAL and reading
-            // them back before the commit.
             if !readOnly { try database.execute("PRAGMA cache_size = -\(Self.writeCacheKiB)") }
         } catch let error as ReportError {
             throw error
@@ -167,19 +167,7 @@ public final class ReportStore {
 
     /// Inserts a batch and its runs inside the caller's transaction; returns the run ids.
     func insert(_ batch: BatchInfo, results: [RunResult]) throws -> [Int64] {
-        let scenario = batch.scenario
-        let batchStatement = try database.prepare("""
-            INSERT INTO batches (command, scenario_name, scenario_path, scenario_hash, traces_hash, policy, seed,
-                                 replications, keysim_version, created_at, wall_seconds)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
-        let replications = Set(results.map(\.item.replication)).count
-        try batchStatement.execute([
-            .text(batch.command), .text(scenario.name), .text(scenario.path), .text(batch.scenarioHash),
-            .text(batch.tracesHash), scenario.policy.map(SQLValue.text) ?? .null, .integer(Int64(bitPattern: scenario.seed)),
-            .integer(Int64(replications)), .text(KeysimVersion.current), .text(Self.timestamp()), .real(batch.wallSeconds),
-        ])
-        let batchID = database.lastInsertRowID
+        let batchID = try insertBatchRow(batch, replications: Set(results.map(\.item.replication)).count)
         var writer = try RunRowWriter(database)
         var runIDs: [Int64] = []
         runIDs.reserveCapacity(results.count)
@@ -187,6 +175,21 @@ public final class ReportStore {
             runIDs.append(try writer.write(result, batchID: batchID, batch: batch))
         }
         return runIDs
+    }
+
+    /// Inserts a batch's row inside the caller's transaction; returns its id.
+    func insertBatchRow(_ batch: BatchInfo, replications: Int) throws -> Int64 {
+        let scenario = batch.scenario
+        try database.prepare("""
+            INSERT INTO batches (command, scenario_name, scenario_path, scenario_hash, traces_hash, policy, seed,
+                                 replications, keysim_version, created_at, wall_seconds)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute([
+            .text(batch.command), .text(scenario.name), .text(scenario.path), .text(batch.scenarioHash),
+            .text(batch.tracesHash), scenario.policy.map(SQLValue.text) ?? .null, .integer(Int64(bitPattern: scenario.seed)),
+            .integer(Int64(replications)), .text(KeysimVersion.current), .text(Self.timestamp()), .real(batch.wallSeconds),
+        ])
+        return database.lastInsertRowID
     }
 
     static func timestamp() -> String {

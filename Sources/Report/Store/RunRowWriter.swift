@@ -13,19 +13,14 @@ struct RunRowWriter {
     let request: Statement
     let fix: Statement
     var taskRows: BulkInsert
+    let executor: Statement
     var touchRows: BulkInsert
     var wordRows: BulkInsert
+    var histogramRows: BulkInsert
     let budget: Statement
     let violation: Statement
     let dictation: Statement
     let session: Statement
-    /// Labels bound millions of times, held once: edit kinds, suggestion outcomes, work
-    /// kinds by code (index 0 and unknown codes are bound as text the slow way).
-    let editLabels = StaticTexts(EditKind.allCases.map(\.rawValue))
-    let outcomeLabels = StaticTexts(SuggestionOutcome.allCases.map(\.rawValue))
-    let workLabels = StaticTexts(["kind-0"] + KeyboardWork.allCases.map(\.rawValue))
-    /// Thread names of the scenario written last; kept while statements may still hold them.
-    var threadLabels = StaticTexts([])
     let extensionRows: ExtensionRowWriter
 
     init(_ database: Database) throws {
@@ -39,11 +34,12 @@ struct RunRowWriter {
                                   "acceptances_without_fix", "error_words_finished", "wall_seconds"])
         thread = try insert("threads", ["run_id", "thread", "busy_ns"])
         // The three tables with a row per key or task go through multi-row inserts.
-        keyRows = try BulkInsert(database, table: "keys", columns: ["run_id", "key_index", "edit", "touch_ns", "start_ns",
-                                                                    "inserted_ns", "latency_ns", "queued_ahead"])
-        suggestionRows = try BulkInsert(database, table: "suggestions", columns: ["run_id", "key_index", "text_version", "touch_ns",
-                                                                                  "end_ns", "latency_ns", "outcome", "too_late",
-                                                                                  "waited_ns", "ran_ns"])
+        // Compact rows behind the views `keys`, `suggestions` and `tasks` (ReportSchema+Compact).
+        keyRows = try BulkInsert(database, table: "key_rows", columns: ["run_id", "key_index", "edit_code", "touch_ns", "wait_ns",
+                                                                        "handler_ns", "queued_ahead"])
+        suggestionRows = try BulkInsert(database, table: "suggestion_rows",
+                                        columns: ["run_id", "key_index", "version_after_key", "touch_ns", "latency_ns",
+                                                  "outcome_code", "too_late", "waited_ns", "ran_ns"])
         underline = try insert("underlines", ["run_id", "underline_id", "word_ordinal", "word_length", "origin", "true_error",
                                               "word_finished_ns", "shown_ns", "confirmed_ns", "end_ns", "outcome", "flicker",
                                               "time_to_underline_ns", "time_to_confirmation_ns"])
@@ -51,11 +47,13 @@ struct RunRowWriter {
                                           "attempts", "timeouts", "offline_failures", "network_ns", "service_ns", "end_ns",
                                           "round_trip_ns", "outcome", "stale", "lost_words"])
         fix = try insert("fixes", ["run_id", "underline_id", "word_ordinal", "accepted_ns", "applied", "corrupted", "strategy"])
-        taskRows = try BulkInsert(database, table: "tasks", columns: ["run_id", "seq", "executor", "task_id", "kind", "tag",
-                                                                      "release_ns", "start_ns", "finish_ns", "deadline_ns", "core",
-                                                                      "preemptions", "cancelled"])
+        taskRows = try BulkInsert(database, table: "task_rows",
+                                  columns: ["run_id", "seq", "executor_code", "id_after_seq", "kind_code", "tag", "release_ns",
+                                            "wait_ns", "run_ns", "deadline_after_release_ns", "core", "preemptions", "cancelled"])
+        executor = try insert("task_executors", ["run_id", "code", "name"])
         touchRows = try BulkInsert(database, table: "touches", columns: Self.touchColumns)
         wordRows = try BulkInsert(database, table: "words", columns: Self.wordColumns)
+        histogramRows = try BulkInsert(database, table: "latency_histograms", columns: Self.histogramColumns)
         budget = try insert("budgets", ["run_id", "metric", "limit_ns", "allowed_share", "count", "over"])
         dictation = try insert("dictations", ["run_id", "dictation_id", "session_id", "tap_ns", "cold_start", "cold_start_cost_ns",
                                               "recording_start_ns", "capture_start_ns", "speech_start_ns", "speech_end_ns",
@@ -69,7 +67,10 @@ struct RunRowWriter {
         violation = try insert("budget_violations", ["run_id", "budget", "item_index", "latency_ns", "budget_ns", "cause"])
     }
 
-    mutating func write(_ result: RunResult, batchID: Int64, batch: BatchInfo) throws -> Int64 {
+    /// Writes one run's rows, as many as `detail` keeps, and returns its run id.
+    /// `sortedLatencies` (per `LatencyMetric`, ascending) are computed from the run when nil.
+    mutating func write(_ result: RunResult, batchID: Int64, batch: BatchInfo, detail: ReportDetail = .full,
+                        sortedLatencies: [[Int64]]? = nil) throws -> Int64 {
         let scenario = batch.scenario
         let summary = result.summary
         let counters = summary.counters
@@ -85,38 +86,36 @@ struct RunRowWriter {
         ])
         let runID = database.lastInsertRowID
         let observations = result.observations
-        let threadNames = scenario.keyboard.threads.map(\.name)
-        if threadLabels.strings != threadNames { threadLabels = StaticTexts(threadNames) }
+        let keepsItems = detail.keepsItems
+        let keepsTasks = detail.keepsTasks(replication: result.item.replication)
         for busy in summary.threadBusy {
             try thread.execute([.integer(runID), .text(busy.name), .integer(busy.busy.nanoseconds)])
         }
-        for k in observations.keys {
+        for k in observations.keys where keepsItems {
             try keyRows.add(runID)
             try keyRows.add(k.index)
-            try keyRows.add(editLabels, EditKind.allCases.firstIndex(of: k.edit)!)
+            try keyRows.add(Self.code(k.edit))
             try keyRows.add(k.touch.nanoseconds)
-            try keyRows.add(k.start.nanoseconds)
-            try keyRows.add(k.inserted.nanoseconds)
-            try keyRows.add(k.latency.nanoseconds)
+            try keyRows.add(k.wait.nanoseconds)
+            try keyRows.add((k.inserted - k.start).nanoseconds)
             try keyRows.add(k.ahead.queuedAhead)
             try keyRows.endRow()
         }
         try keyRows.finish()
-        for s in observations.suggestions {
+        for s in observations.suggestions where keepsItems {
             try suggestionRows.add(runID)
             try suggestionRows.add(s.keyIndex)
-            try suggestionRows.add(s.textVersion)
+            try suggestionRows.add(s.textVersion - s.keyIndex)
             try suggestionRows.add(s.touch.nanoseconds)
-            try suggestionRows.add(s.end.nanoseconds)
             try suggestionRows.add(s.latency.nanoseconds)
-            try suggestionRows.add(outcomeLabels, SuggestionOutcome.allCases.firstIndex(of: s.outcome)!)
+            try suggestionRows.add(Self.code(s.outcome))
             try suggestionRows.add(s.tooLate)
             try suggestionRows.add(s.waited.nanoseconds)
             try suggestionRows.add(s.ran.nanoseconds)
             try suggestionRows.endRow()
         }
         try suggestionRows.finish()
-        for u in observations.underlines {
+        for u in observations.underlines where keepsItems {
             try underline.execute([
                 .integer(runID), .integer(Int64(u.id)), .integer(Int64(u.wordOrdinal)), .integer(Int64(u.wordLength)),
                 .text(u.origin.rawValue), .integer(u.trueError ? 1 : 0), .integer(u.wordFinished.nanoseconds),
@@ -125,7 +124,7 @@ struct RunRowWriter {
                 nullable(u.timeToConfirmation?.nanoseconds),
             ])
         }
-        for r in observations.requests {
+        for r in observations.requests where keepsItems {
             try request.execute([
                 .integer(runID), .integer(Int64(r.id)), .text(r.trigger.rawValue), .integer(r.sent.nanoseconds),
                 .integer(Int64(r.textVersion)), .integer(Int64(r.characters)), .integer(Int64(r.words)), .integer(Int64(r.attempts)),
@@ -134,33 +133,34 @@ struct RunRowWriter {
                 .text(r.outcome.rawValue), .integer(r.stale ? 1 : 0), .integer(Int64(r.lostWords)),
             ])
         }
-        for f in observations.fixes {
+        for f in observations.fixes where keepsItems {
             try fix.execute([.integer(runID), .integer(Int64(f.underlineID)), .integer(Int64(f.wordOrdinal)),
                              .integer(f.accepted.nanoseconds), .integer(f.applied ? 1 : 0), .integer(f.corrupted ? 1 : 0),
                              .text(f.strategy.rawValue)])
         }
-        for (seq, t) in observations.tasks.enumerated() {
+        if keepsTasks && !observations.tasks.isEmpty {
+            for (code, thread) in scenario.keyboard.threads.enumerated() {
+                try executor.execute([.integer(runID), .integer(Int64(code)), .text(thread.name)])
+            }
+        }
+        for (seq, t) in observations.tasks.enumerated() where keepsTasks {
             try taskRows.add(runID)
             try taskRows.add(seq)
-            try taskRows.add(threadLabels, t.thread)
-            try taskRows.add(Int64(t.id))
-            if Int(t.kind) < workLabels.count {
-                try taskRows.add(workLabels, Int(t.kind))
-            } else {
-                try taskRows.add("kind-\(t.kind)")
-            }
+            try taskRows.add(t.thread)
+            try taskRows.add(Int64(t.id) - Int64(seq))
+            try taskRows.add(Int(t.kind))
             try taskRows.add(t.tag)
             try taskRows.add(t.release.nanoseconds)
-            try taskRows.add(t.start.nanoseconds)
-            try taskRows.add(t.finish.nanoseconds)
-            try taskRows.add(t.deadline?.nanoseconds)
+            try taskRows.add((t.start - t.release).nanoseconds)
+            try taskRows.add((t.finish - t.start).nanoseconds)
+            try taskRows.add(t.deadline.map { ($0 - t.release).nanoseconds })
             try taskRows.add(t.core)
             try taskRows.add(Int(t.preemptions))
             try taskRows.add(t.cancelled)
             try taskRows.endRow()
         }
         try taskRows.finish()
-        for d in observations.dictations {
+        for d in observations.dictations where keepsItems {
             try dictation.execute([
                 .integer(runID), .integer(Int64(d.id)), .integer(Int64(d.session)), .integer(d.tap.nanoseconds),
                 .integer(d.coldStart ? 1 : 0), nullable(d.coldStartCost?.nanoseconds), .integer(d.recordingStart.nanoseconds),
@@ -171,7 +171,7 @@ struct RunRowWriter {
                 .integer(d.textInserted.nanoseconds), .integer(d.tapToRecording.nanoseconds), .integer(d.stopToText.nanoseconds),
             ])
         }
-        for e in observations.dictationSessions {
+        for e in observations.dictationSessions where keepsItems {
             try session.execute([
                 .integer(runID), .integer(Int64(e.id)), .integer(e.start.nanoseconds), .integer(e.micFirstOn.nanoseconds),
                 .integer(e.end.nanoseconds), .text(e.endReason.rawValue), .integer(e.micOn.nanoseconds), .integer(Int64(e.dictations)),
@@ -179,13 +179,14 @@ struct RunRowWriter {
                 .real(e.peakMemoryMegabytes), .integer(Int64(e.suspensions)), e.micOnPerDictated.map(SQLValue.real) ?? .null,
             ])
         }
-        try writeTouches(observations.touches, runID: runID)
+        if keepsItems { try writeTouches(observations.touches, runID: runID) }
         var causes = ViolationCauses(observations)
         for b in scenario.keyboard.budgets {
             let samples = MetricSamples.samples(b.metric, in: observations)
             var over = 0
             for sample in samples where sample.latency > b.limit {
                 over += 1
+                guard keepsItems else { continue }
                 try violation.execute([.integer(runID), .text(b.metric.rawValue), .integer(Int64(sample.item)),
                                        .integer(sample.latency.nanoseconds), .integer(b.limit.nanoseconds),
                                        .text(causes.cause(b.metric, item: sample.item))])
@@ -193,10 +194,17 @@ struct RunRowWriter {
             try budget.execute([.integer(runID), .text(b.metric.rawValue), .integer(b.limit.nanoseconds), .real(b.allowedShare),
                                 .integer(Int64(samples.count)), .integer(Int64(over))])
         }
-        try writeWords(result.summary.typingQuality, runID: runID)
-        try extensionRows.write(observations.extensionRecords, runID: runID)
+        if keepsItems { try writeWords(result.summary.typingQuality, runID: runID) }
+        try extensionRows.write(observations.extensionRecords, runID: runID, events: keepsItems)
+        let latencies = sortedLatencies ?? BatchSummary.Builder.sortedLatencies(of: result)
+        try writeHistograms(Self.histograms(sortedLatencies: latencies), runID: runID)
         return runID
     }
+
+    /// The code of `edit` in `edit_kinds` (`ReportSchema.lookupRows`): its index in `allCases`.
+    @inline(__always) static func code(_ edit: EditKind) -> Int { EditKind.allCases.firstIndex(of: edit)! }
+    /// The code of `outcome` in `suggestion_outcomes`: its index in `allCases`.
+    @inline(__always) static func code(_ outcome: SuggestionOutcome) -> Int { SuggestionOutcome.allCases.firstIndex(of: outcome)! }
 
     private func nullable(_ value: Int64?) -> SQLValue { value.map(SQLValue.integer) ?? .null }
 

@@ -22,17 +22,33 @@ extension BatchSummary {
 
         /// Pools the typing quality of `results`; nil when no run measured it.
         public init?(results: [RunResult]) {
-            for result in results {
-                guard let quality = result.summary.typingQuality else { continue }
-                runs += 1
-                keystrokes += quality.keystrokes
-                keystrokesSaved += quality.keystrokesSaved
-                keystrokesSavedInTime += quality.keystrokesSavedInTime
-                words += quality.words.count
-                wordsPredicted += quality.wordsPredicted
-                wordsInDictionary += quality.words.filter(\.inDictionary).count
+            var sum = Sum()
+            for result in results { sum.add(result) }
+            guard let figures = sum.figures else { return nil }
+            self = figures
+        }
+
+        /// Nothing pooled.
+        init() {}
+
+        /// Typing figures pooled one run at a time.
+        struct Sum: Sendable {
+            private var pooled = TypingFigures()
+
+            /// Adds one run (nothing when it did not measure typing quality).
+            mutating func add(_ result: RunResult) {
+                guard let quality = result.summary.typingQuality else { return }
+                pooled.runs += 1
+                pooled.keystrokes += quality.keystrokes
+                pooled.keystrokesSaved += quality.keystrokesSaved
+                pooled.keystrokesSavedInTime += quality.keystrokesSavedInTime
+                pooled.words += quality.words.count
+                pooled.wordsPredicted += quality.wordsPredicted
+                pooled.wordsInDictionary += quality.words.filter(\.inDictionary).count
             }
-            if runs == 0 { return nil }
+
+            /// The pooled figures; nil when no run measured typing quality.
+            var figures: TypingFigures? { pooled.runs == 0 ? nil : pooled }
         }
 
         /// Keystroke savings KS, pooled.

@@ -84,72 +84,18 @@ public struct BatchSummary: Sendable, Equatable {
 
     /// Pools the observations of `results` under `budgets`.
     public init(results: [RunResult], budgets: [Budget]) {
-        runs = results.count
-        extensionSummary = ExtensionSummary(results: results)
-        latencies = LatencyMetric.allCases.map { metric in
-            let samples = results.flatMap { MetricSamples.samples(metric, in: $0.observations) }
-            let budget = budgets.first { $0.metric == metric }
-            let over = budget.map { b in samples.filter { $0.latency > b.limit }.count } ?? 0
-            return LatencyRow(metric: metric, summary: SampleSummary(samples.map(\.latency.milliseconds)), budget: budget,
-                              shareOverBudget: samples.isEmpty ? 0 : Double(over) / Double(samples.count))
-        }
-        var c = Counts()
-        for result in results {
-            let o = result.observations
-            c.keys += o.keys.count
-            for s in o.suggestions {
-                if s.outcome == .shown { c.suggestionsShown += 1 } else if s.outcome == .superseded { c.suggestionsSuperseded += 1 }
-                if s.tooLate { c.suggestionsTooLate += 1 }
-            }
-            for u in o.underlines {
-                if let shown = u.shown {
-                    c.underlinesShown += 1
-                    if u.trueError {
-                        c.shownOnErrors += 1
-                        c.errorUnderlineDelaysMs.append((shown - u.wordFinished).milliseconds)
-                    } else if u.origin == .local {
-                        c.falseUnderlineSeconds += (u.end - shown).milliseconds / 1000
-                    }
-                }
-                if u.flicker { c.flickers += 1 }
-                if u.outcome == .dropped { c.dropped += 1 }
-                guard u.origin == .local else { c.cloudFindings += 1; continue }
-                c.localUnderlines += 1
-                if u.confirmed != nil { c.confirmed += 1 }
-                else if u.outcome == .retracted { c.retracted += 1 }
-                else if u.outcome == .open { c.openWithoutVerdict += 1 }
-                else if u.outcome != .killed { c.editedOrDropped += 1 }
-            }
-            c.errorWords += result.summary.counters.errorWordsFinished
-            for r in o.requests {
-                c.requests += 1
-                if r.outcome == .failed { c.requestsFailed += 1 }
-                if r.stale { c.staleAnswers += 1 }
-                if r.stale && r.lostWords > 0 { c.staleLostWords += 1 }
-                c.timeouts += r.timeouts
-                c.retries += r.attempts - 1
-                c.charactersSent += r.characters
-            }
-            for f in o.fixes {
-                if f.applied { c.fixesApplied += 1 } else { c.fixesDropped += 1 }
-                if f.corrupted { c.corruptingFixes += 1 }
-            }
-            c.words += result.summary.words
-            c.touches.add(o.touches)
-            for d in o.dictations {
-                c.dictations += 1
-                if d.coldStart { c.coldStarts += 1 }
-                if d.isClipped { c.clippedStarts += 1; c.clippedMs += d.clipped.milliseconds }
-                c.speechLostMs += d.speechLostToCap.milliseconds
-            }
-            for session in o.dictationSessions {
-                c.micOnSeconds += session.micOn.milliseconds / 1000
-                c.dictatedSeconds += session.dictated.milliseconds / 1000
-                c.suspensions += session.suspensions
-            }
-        }
-        counts = c
-        typing = TypingFigures(results: results)
+        var builder = Builder(budgets: budgets)
+        for result in results { builder.add(result) }
+        self = builder.finish()
+    }
+
+    /// The pooled figures put together by a builder.
+    init(latencies: [LatencyRow], counts: Counts, runs: Int, typing: TypingFigures?, extensionSummary: ExtensionSummary) {
+        self.latencies = latencies
+        self.counts = counts
+        self.runs = runs
+        self.typing = typing
+        self.extensionSummary = extensionSummary
     }
 
     /// The median of `values` as "N ms" or "N.N s", or "-".

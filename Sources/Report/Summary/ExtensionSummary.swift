@@ -30,30 +30,36 @@ public struct ExtensionSummary: Sendable, Equatable {
     public var revokedRequests = 0
     public var tokenAddedMs = 0.0
 
+    /// Nothing pooled yet.
+    public init() {}
+
     /// Pools the runs' extension records.
     public init(results: [RunResult]) {
-        for result in results {
-            let e = result.observations.extensionRecords
-            kills += e.kills.count
-            for kill in e.kills {
-                keysHeld += kill.keysHeld.count
-                restartMs += kill.restartDuration.milliseconds
-                if limitMegabytes == 0 { limitMegabytes = kill.limitMegabytes }
-            }
-            peakFootprintMegabytes = max(peakFootprintMegabytes, e.totals.peakFootprintMegabytes)
-            downloads += e.downloads.count
-            downloadsInterrupted += e.downloads.count { $0.outcome != .complete }
-            verificationFailures += e.verificationFailures
-            corruptLoads += e.corruptLoads
-            silentlyWrongSuggestions += e.totals.silentlyWrongSuggestions
-            silentlyWrongChecks += e.totals.silentlyWrongChecks
-            for rejection in e.tokenRejections {
-                if rejection.reason == .revoked {
-                    revokedRequests += 1
-                } else {
-                    tokenRejections += 1
-                    tokenAddedMs += rejection.added.milliseconds
-                }
+        for result in results { add(result) }
+    }
+
+    /// Adds one run's extension records.
+    public mutating func add(_ result: RunResult) {
+        let e = result.observations.extensionRecords
+        kills += e.kills.count
+        for kill in e.kills {
+            keysHeld += kill.keysHeld.count
+            restartMs += kill.restartDuration.milliseconds
+            if limitMegabytes == 0 { limitMegabytes = kill.limitMegabytes }
+        }
+        peakFootprintMegabytes = max(peakFootprintMegabytes, e.totals.peakFootprintMegabytes)
+        downloads += e.downloads.count
+        downloadsInterrupted += e.downloads.count { $0.outcome != .complete }
+        verificationFailures += e.verificationFailures
+        corruptLoads += e.corruptLoads
+        silentlyWrongSuggestions += e.totals.silentlyWrongSuggestions
+        silentlyWrongChecks += e.totals.silentlyWrongChecks
+        for rejection in e.tokenRejections {
+            if rejection.reason == .revoked {
+                revokedRequests += 1
+            } else {
+                tokenRejections += 1
+                tokenAddedMs += rejection.added.milliseconds
             }
         }
     }

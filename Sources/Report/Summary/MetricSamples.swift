@@ -33,6 +33,30 @@ public enum MetricSamples {
         }
     }
 
+    /// Calls `body` with every latency of `metric` in `observations`, in record order: the
+    /// latencies of `samples` without building an array of them.
+    @inline(__always)
+    public static func forEachLatency(_ metric: LatencyMetric, in observations: ObservationBuffer, _ body: (SimDuration) -> Void) {
+        switch metric {
+        case .key:
+            for k in observations.keys { body(k.latency) }
+        case .suggestion:
+            for s in observations.suggestions where s.outcome == .shown { body(s.latency) }
+        case .localUnderline:
+            for u in observations.underlines { if let t = u.timeToUnderline { body(t) } }
+        case .cloudConfirmation:
+            for u in observations.underlines { if let t = u.timeToConfirmation { body(t) } }
+        case .underlineVerdict:
+            for u in observations.underlines { if let t = u.timeToVerdict { body(t) } }
+        case .requestRoundTrip:
+            for r in observations.requests where r.outcome == .answered { body(r.roundTrip) }
+        case .dictationTapToRecording:
+            for d in observations.dictations { body(d.tapToRecording) }
+        case .dictationStopToText:
+            for d in observations.dictations { body(d.stopToText) }
+        }
+    }
+
     /// Why an item of `metric` took as long as it did, in words.
     public static func cause(_ metric: LatencyMetric, item: Int, in observations: ObservationBuffer) -> String {
         var causes = ViolationCauses(observations)

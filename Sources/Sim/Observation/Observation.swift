@@ -71,8 +71,16 @@ public struct ObservationBuffer: ObservationSink, Sendable {
     /// Memory, kills, downloads, loads and token rejections.
     public var extensionRecords = ExtensionRecords()
 
-    /// Creates an empty buffer.
-    public init(keepsTasks: Bool = true) { self.keepsTasks = keepsTasks }
+    /// Creates an empty buffer whose record lists take their full chunks from `arena` (the
+    /// caller's, shared by the replications it runs one after another), or from the
+    /// allocator when nil.
+    public init(keepsTasks: Bool = true, arena: RecordArena? = nil) {
+        self.keepsTasks = keepsTasks
+        keys = RecordList(arena: arena)
+        suggestions = RecordList(arena: arena)
+        tasks = RecordList(arena: arena)
+        touches = RecordList(arena: arena)
+    }
 
     @inline(__always) public mutating func recordTask(_ task: TaskObservation) { if keepsTasks { tasks.append(task) } }
     @inline(__always) public mutating func recordKey(_ key: KeyObservation) { keys.append(key) }

@@ -5,16 +5,17 @@
 /// memory the kernel must fault in page by page (those faults are a fifth of a long replay's
 /// time). This list only ever adds a chunk. The first chunk grows fourfold from 4 KiB, so a short replay
 /// costs little; once it holds a full chunk's worth (2 MiB), every further chunk is another
-/// 2 MiB block and nothing already written moves again. Full chunks are `RecordBlocks`:
-/// when a list is dropped they wait for the next list, already faulted in.
+/// 2 MiB block and nothing already written moves again. A list made with a `RecordArena`
+/// takes its full chunks from it, and when the list is dropped they wait there for the next
+/// list, already faulted in; a list without one allocates and frees them.
 ///
 /// A value type with copy-on-write storage, like `Array`: copies are cheap until one of them
 /// appends. Elements are bitwise-copyable, so the list never runs their destructors.
 public struct RecordList<Element: BitwiseCopyable> {
     @usableFromInline var storage: Storage
 
-    /// Creates an empty list.
-    public init() { storage = Storage() }
+    /// Creates an empty list whose full chunks come from `arena` (from the allocator when nil).
+    public init(arena: RecordArena? = nil) { storage = Storage(arena: arena) }
 
     /// Creates a list holding `elements`, in order.
     public init<S: Sequence>(_ elements: S) where S.Element == Element {
@@ -45,6 +46,8 @@ extension RecordList {
     @usableFromInline final class Storage {
         /// log₂ of the elements in a full chunk: as many as fit in 2 MiB.
         @usableFromInline let chunkShift: Int
+        /// Where full chunks come from and go back to.
+        let arena: RecordArena?
         // Unchecked: a record list is a value, written only when uniquely referenced, so the
         // run-time exclusivity checks of class properties would guard nothing on every append.
         @exclusivity(unchecked) @usableFromInline var chunks: [UnsafeMutablePointer<Element>] = []
@@ -56,9 +59,10 @@ extension RecordList {
         @exclusivity(unchecked) @usableFromInline var next: UnsafeMutablePointer<Element>?
         @exclusivity(unchecked) @usableFromInline var end: UnsafeMutablePointer<Element>?
 
-        init() {
-            precondition(MemoryLayout<Element>.alignment <= RecordBlocks.alignment, "records are at most 16-byte aligned")
-            let perBlock = RecordBlocks.byteCount / MemoryLayout<Element>.stride
+        init(arena: RecordArena?) {
+            precondition(MemoryLayout<Element>.alignment <= RecordArena.alignment, "records are at most 16-byte aligned")
+            self.arena = arena
+            let perBlock = RecordArena.blockByteCount / MemoryLayout<Element>.stride
             chunkShift = Int.bitWidth - 1 - perBlock.leadingZeroBitCount
         }
 
@@ -71,16 +75,16 @@ extension RecordList {
         /// The capacity of chunk `index`: only chunk 0 may be smaller than a full chunk.
         @inlinable func capacity(ofChunk index: Int) -> Int { index == 0 ? firstCapacity : fullCapacity }
 
-        /// A chunk of `capacity` elements: a record block when full-sized.
+        /// A chunk of `capacity` elements: an arena block when full-sized and there is an arena.
         private func allocate(capacity: Int) -> UnsafeMutablePointer<Element> {
-            guard capacity == fullCapacity else { return .allocate(capacity: capacity) }
-            return RecordBlocks.take().bindMemory(to: Element.self, capacity: capacity)
+            guard capacity == fullCapacity, let arena else { return .allocate(capacity: capacity) }
+            return arena.take().bindMemory(to: Element.self, capacity: capacity)
         }
 
         /// Frees a chunk of `capacity` elements (bitwise-copyable: nothing to deinitialize).
         private func release(_ chunk: UnsafeMutablePointer<Element>, capacity: Int) {
-            guard capacity == fullCapacity else { return chunk.deallocate() }
-            RecordBlocks.give(UnsafeMutableRawPointer(chunk))
+            guard capacity == fullCapacity, let arena else { return chunk.deallocate() }
+            arena.give(UnsafeMutableRawPointer(chunk))
         }
 
         /// Makes room for at least one more element: grows chunk 0 fourfold (moving what it
@@ -109,7 +113,7 @@ extension RecordList {
 
         /// A copy of the first `count` elements, in chunks of the same sizes.
         @usableFromInline func copy() -> Storage {
-            let copy = Storage()
+            let copy = Storage(arena: arena)
             var remaining = count
             for (index, chunk) in chunks.enumerated() {
                 let capacity = capacity(ofChunk: index)

@@ -1,0 +1,156 @@
+import Sim
+
+/// Every latency of one metric pooled over a batch's runs, kept exactly but compactly: the
+/// batch table's percentiles are nearest-rank values that were measured, so they need every
+/// sample, and a batch of thousands of replications has millions of them.
+///
+/// Each run's latencies arrive sorted (its worker sorts them) and are stored as varint
+/// deltas from one to the next — one or two bytes a sample instead of eight. The summary
+/// merges the runs through a heap, reading the pooled sample in order without building it.
+public struct LatencyPool: Sendable, Equatable {
+    /// The encoded runs, one after another.
+    private var bytes: [UInt8] = []
+    /// Where each run starts in `bytes`, and how many samples it holds.
+    private var runs: [(start: Int, count: Int)] = []
+    /// The number of samples.
+    public private(set) var count = 0
+
+    /// An empty pool.
+    public init() {}
+
+    /// Adds one run's latencies, in nanoseconds.
+    /// - Precondition: `sorted` is in ascending order.
+    public mutating func add(sorted: [Int64]) {
+        guard !sorted.isEmpty else { return }
+        runs.append((bytes.count, sorted.count))
+        count += sorted.count
+        // The first value may be negative: zigzag; every delta after it is not.
+        let first = sorted[0]
+        Self.appendVarint(UInt64(bitPattern: (first << 1) ^ (first >> 63)), to: &bytes)
+        var previous = first
+        for value in sorted.dropFirst() {
+            precondition(value >= previous, "a run's latencies are added sorted")
+            Self.appendVarint(UInt64(bitPattern: value &- previous), to: &bytes)
+            previous = value
+        }
+    }
+
+    public static func == (lhs: LatencyPool, rhs: LatencyPool) -> Bool {
+        lhs.count == rhs.count && lhs.sortedValues() == rhs.sortedValues()
+    }
+
+    /// Every sample in ascending order (for tests and small pools).
+    public func sortedValues() -> [Int64] {
+        var values: [Int64] = []
+        values.reserveCapacity(count)
+        forEachSorted { values.append($0) }
+        return values
+    }
+
+    /// Calls `body` with every sample in ascending order: a k-way merge of the runs.
+    /// - Complexity: O(n log r) for n samples in r runs.
+    public func forEachSorted(_ body: (Int64) -> Void) {
+        var cursors = runs.map { Cursor(offset: $0.start, remaining: $0.count, value: 0) }
+        var heap: [(value: Int64, run: Int)] = []
+        heap.reserveCapacity(cursors.count)
+        for run in cursors.indices {
+            cursors[run].value = Self.readFirst(bytes, &cursors[run].offset)
+            Self.push((cursors[run].value, run), into: &heap)
+        }
+        while let (value, run) = Self.pop(from: &heap) {
+            body(value)
+            cursors[run].remaining -= 1
+            guard cursors[run].remaining > 0 else { continue }
+            cursors[run].value += Int64(bitPattern: Self.readVarint(bytes, &cursors[run].offset))
+            Self.push((cursors[run].value, run), into: &heap)
+        }
+    }
+
+    /// The summary `SampleSummary` gives of the same latencies in milliseconds: nearest-rank
+    /// percentiles, and the mean summing the milliseconds in ascending order, as it does.
+    public func summary() -> SampleSummary {
+        let n = count
+        guard n > 0 else { return SampleSummary([]) }
+        func rank(_ p: Double) -> Int { Swift.min(Swift.max(1, Int((p * Double(n) / 100).rounded(.up))), n) - 1 }
+        let (r50, r95, r99) = (rank(50), rank(95), rank(99))
+        var sum = 0.0
+        var index = 0
+        var (minimum, maximum, p50, p95, p99) = (0.0, 0.0, 0.0, 0.0, 0.0)
+        forEachSorted { ns in
+            let ms = SimDuration(nanoseconds: ns).milliseconds
+            sum += ms
+            if index == 0 { minimum = ms }
+            if index == r50 { p50 = ms }
+            if index == r95 { p95 = ms }
+            if index == r99 { p99 = ms }
+            maximum = ms
+            index += 1
+        }
+        return SampleSummary(count: n, mean: sum / Double(n), p50: p50, p95: p95, p99: p99, max: maximum, min: minimum)
+    }
+
+    private struct Cursor {
+        var offset: Int
+        var remaining: Int
+        var value: Int64
+    }
+
+    private static func appendVarint(_ value: UInt64, to bytes: inout [UInt8]) {
+        var v = value
+        while v >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: v) | 0x80)
+            v >>= 7
+        }
+        bytes.append(UInt8(v))
+    }
+
+    private static func readVarint(_ bytes: [UInt8], _ offset: inout Int) -> UInt64 {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            let byte = bytes[offset]
+            offset += 1
+            value |= UInt64(byte & 0x7F) << shift
+            if byte < 0x80 { return value }
+            shift += 7
+        }
+    }
+
+    private static func readFirst(_ bytes: [UInt8], _ offset: inout Int) -> Int64 {
+        let zigzag = readVarint(bytes, &offset)
+        return Int64(bitPattern: zigzag >> 1) ^ -Int64(bitPattern: zigzag & 1)
+    }
+
+    // A binary min-heap on (value, run): ties go to the earlier run, so the order is total.
+    private static func less(_ a: (value: Int64, run: Int), _ b: (value: Int64, run: Int)) -> Bool {
+        a.value != b.value ? a.value < b.value : a.run < b.run
+    }
+
+    private static func push(_ element: (value: Int64, run: Int), into heap: inout [(value: Int64, run: Int)]) {
+        heap.append(element)
+        var child = heap.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard less(heap[child], heap[parent]) else { break }
+            heap.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    private static func pop(from heap: inout [(value: Int64, run: Int)]) -> (value: Int64, run: Int)? {
+        guard let top = heap.first else { return nil }
+        let last = heap.removeLast()
+        guard !heap.isEmpty else { return top }
+        heap[0] = last
+        var parent = 0
+        while true {
+            let left = 2 * parent + 1, right = left + 1
+            var smallest = parent
+            if left < heap.count && less(heap[left], heap[smallest]) { smallest = left }
+            if right < heap.count && less(heap[right], heap[smallest]) { smallest = right }
+            guard smallest != parent else { return top }
+            heap.swapAt(parent, smallest)
+            parent = smallest
+        }
+    }
+}

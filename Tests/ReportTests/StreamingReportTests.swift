@@ -1,0 +1,197 @@
+import Foundation
+import XCTest
+
+@testable import Report
+import Scenarios
+import Sim
+
+/// Runs streamed to the report: the pooled latencies, the metrics computed in the process,
+/// and the detail levels.
+final class StreamingReportTests: XCTestCase {
+    /// The pool against a plain reference — every sample in one sorted array — over seeds:
+    /// runs of any size, negative and over-32-bit latencies, ties.
+    func testLatencyPoolMatchesASortedArrayOverSeeds() {
+        for seed in 0..<40 {
+            var rng = RandomStream(seed: UInt64(seed), replication: 0, name: "test.pool")
+            var pool = LatencyPool()
+            var reference: [Int64] = []
+            for _ in 0..<rng.nextInt(below: 12) {
+                var run = (0..<rng.nextInt(below: 300)).map { _ -> Int64 in
+                    switch rng.nextInt(below: 20) {
+                    case 0: -Int64(rng.nextInt(below: 1_000_000))
+                    case 1: Int64(rng.nextInt(below: 1 << 40))
+                    case 2: 7  // ties across runs
+                    default: Int64(rng.nextInt(below: 30_000_000))
+                    }
+                }
+                run.sort()
+                pool.add(sorted: run)
+                reference += run
+            }
+            reference.sort()
+            XCTAssertEqual(pool.count, reference.count, "seed \(seed)")
+            XCTAssertEqual(pool.sortedValues(), reference, "seed \(seed)")
+            XCTAssertEqual(pool.summary(), SampleSummary(reference.map { SimDuration(nanoseconds: $0).milliseconds }), "seed \(seed)")
+        }
+    }
+
+    /// A batch summary built run by run equals the one built from every run at once, and
+    /// its pooled percentiles are the exact ones.
+    func testTheStreamedBatchSummaryIsTheExactOne() throws {
+        let scenario = try Fixtures.scenario()
+        let results = try ScenarioRunner.run(scenario, items: ScenarioRunner.workItems(replications: 3, traceCount: 1), jobs: 2)
+        let summary = BatchSummary(results: results, budgets: scenario.keyboard.budgets)
+        let keys = results.flatMap { $0.observations.keys.map(\.latency.milliseconds) }
+        XCTAssertEqual(summary.latencies[0].summary, SampleSummary(keys))
+        let limit = try XCTUnwrap(scenario.keyboard.budgets.first { $0.metric == .key }).limit.milliseconds
+        XCTAssertEqual(summary.latencies[0].shareOverBudget, Double(keys.count { $0 > limit }) / Double(keys.count))
+        XCTAssertEqual(summary.counts.keys, keys.count)
+    }
+
+    /// Every metric computed in the process equals, to the bit, what its SQL gives over the
+    /// rows of a full report — for scenarios that exercise typing quality, touches,
+    /// dictation, language files and the device token.
+    func testInProcessMetricsEqualTheirSQLOverTheRows() throws {
+        let folder = try ReportFolder()
+        let files = ["default", "dictation", "touch-boundaries", "language-files", "device-token", "utf16-emoji"]
+        for file in files {
+            let path = Fixtures.packageRoot.appendingPathComponent("scenarios/\(file).json5").path
+            let scenario = try ScenarioLoader.load(path: path)
+            let job = try Job(command: "run", batches: [JobBatch(label: "", scenario: scenario)], seed: 7, replications: 2)
+            let report = folder.path("\(file).sqlite")
+            _ = try JobRunner.run(job, shard: .whole, threads: 2, reportPath: report, busyTimeoutMs: 1000, detail: .full)
+            let database = try ReportStore(path: report, readOnly: true).database
+            var compared = 0
+            for metric in RunMetric.all {
+                let statement = try database.prepare(metric.sql)
+                try statement.bind(Int64(1), at: statement.parameterIndex(":batch")!)
+                var fromSQL: [Int64: SQLValue] = [:]
+                try statement.forEachRow { row in fromSQL[row.int64(at: 0)] = row.value(at: 1) }
+                let stored = try database.query("SELECT run_id, value FROM run_metrics WHERE metric = ?", [.text(metric.name)])
+                XCTAssertEqual(stored.count, fromSQL.count, "\(file) \(metric.name): runs with a value")
+                for row in stored {
+                    let sql = try XCTUnwrap(fromSQL[row[0].integerValue], "\(file) \(metric.name)")
+                    let expected: Double = switch sql {
+                    case .integer(let n): Double(n)
+                    case .real(let x): x
+                    default: .nan
+                    }
+                    XCTAssertEqual(row[1], .real(expected), "\(file) \(metric.name) run \(row[0])")
+                    compared += 1
+                }
+            }
+            XCTAssertGreaterThan(compared, 2 * 10, file)
+        }
+    }
+
+    /// Summary, default and full reports of one comparison: the same runs, budgets, metrics
+    /// and comparison to the last digit; item rows only where the level keeps them.
+    func testDetailLevelsKeepTheirRowsAndTheSameMetrics() throws {
+        let folder = try ReportFolder()
+        let job = try Fixtures.compareJob(replications: 3)
+        var reports: [ReportDetail: [String: [[SQLValue]]]] = [:]
+        for detail in ReportDetail.allCases {
+            let path = folder.path("\(detail.rawValue).sqlite")
+            _ = try JobRunner.run(job, shard: .whole, threads: 2, reportPath: path, busyTimeoutMs: 1000, detail: detail)
+            reports[detail] = try Fixtures.rows(path)
+        }
+        let (summary, standard, full) = (reports[.summary]!, reports[.default]!, reports[.full]!)
+        for table in ["runs", "budgets", "threads", "run_metrics", "comparisons", "comparison_metrics", "extension_per_run"] {
+            XCTAssertEqual(summary[table], full[table], table)
+            XCTAssertEqual(standard[table], full[table], table)
+        }
+        XCTAssertEqual(full["run_metrics"]?.count ?? 0 > 0, true)
+        for table in ["key_rows", "suggestion_rows", "requests", "underlines", "words", "budget_violations"] {
+            XCTAssertEqual(summary[table]?.count, 0, "summary keeps no \(table)")
+            XCTAssertEqual(standard[table], full[table], "default keeps every row of \(table)")
+        }
+        XCTAssertGreaterThan(full["key_rows"]?.count ?? 0, 0)
+        XCTAssertEqual(summary["task_rows"]?.count, 0)
+        // Default keeps the tasks of replication 0 of each batch: runs 1 and 4.
+        let taskRuns = Set((standard["task_rows"] ?? []).map(\.[0]))
+        XCTAssertEqual(taskRuns, [.integer(1), .integer(4)])
+        XCTAssertEqual(Set((full["task_rows"] ?? []).map(\.[0])).count, 6)
+        XCTAssertEqual(standard["task_rows"], full["task_rows"]?.filter { taskRuns.contains($0[0]) })
+    }
+
+    /// The views give back the schema-3 columns: latency is end minus start, texts from codes.
+    func testCompactRowsReadBackThroughTheirViews() throws {
+        let folder = try ReportFolder()
+        let path = folder.path("r.sqlite")
+        let scenario = try Fixtures.scenario()
+        let results = try ScenarioRunner.run(scenario, items: [WorkItem(replication: 0, traceIndex: 0)], jobs: 1)
+        let store = try ReportStore(path: path)
+        try store.write(BatchInfo(command: "run", scenario: scenario, scenarioHash: "h", tracesHash: "t", wallSeconds: 0), results: results)
+        let o = results[0].observations
+        let key = o.keys[5]
+        XCTAssertEqual(try store.database.query("SELECT edit, touch_ns, start_ns, inserted_ns, latency_ns, queued_ahead FROM keys WHERE key_index = 5"),
+                       [[.text(key.edit.rawValue), .integer(key.touch.nanoseconds), .integer(key.start.nanoseconds),
+                         .integer(key.inserted.nanoseconds), .integer(key.latency.nanoseconds), .integer(Int64(key.ahead.queuedAhead))]])
+        let s = o.suggestions[5]
+        XCTAssertEqual(try store.database.query("SELECT text_version, end_ns, latency_ns, outcome FROM suggestions WHERE key_index = 5"),
+                       [[.integer(Int64(s.textVersion)), .integer(s.end.nanoseconds), .integer(s.latency.nanoseconds), .text(s.outcome.rawValue)]])
+        let t = o.tasks[3]
+        XCTAssertEqual(try store.database.query("SELECT executor, task_id, kind, start_ns, finish_ns, deadline_ns FROM tasks WHERE seq = 3"),
+                       [[.text(scenario.keyboard.threads[Int(t.thread)].name), .integer(Int64(t.id)),
+                         .text(KeyboardWork(code: t.kind)!.rawValue), .integer(t.start.nanoseconds), .integer(t.finish.nanoseconds),
+                         t.deadline.map { .integer($0.nanoseconds) } ?? .null]])
+        XCTAssertEqual(try store.database.query("SELECT COUNT(*) FROM tasks"), [[.integer(Int64(o.tasks.count))]])
+    }
+}
+
+/// Per-run latency histograms: buckets, percentiles within 1 % of the exact ones, and the
+/// rows every detail level writes.
+final class LatencyHistogramTests: XCTestCase {
+    func testBucketsCoverEveryValueOnceAndStayNarrow() {
+        var previousUpper: Int64 = 0
+        for bucket in 0..<3_000 {
+            let (lower, upper) = LatencyHistogram.range(of: bucket)
+            XCTAssertEqual(lower, previousUpper, "bucket \(bucket) starts where the one before ends")
+            XCTAssertLessThanOrEqual(Double(upper - lower - 1), Double(lower) / 64, "bucket \(bucket) is narrow")
+            XCTAssertEqual(LatencyHistogram.bucket(of: lower), bucket)
+            XCTAssertEqual(LatencyHistogram.bucket(of: upper - 1), bucket)
+            previousUpper = upper
+        }
+    }
+
+    func testPercentilesAreWithinOnePercentOfTheExactOnesOverSeeds() {
+        for seed in 0..<30 {
+            var rng = RandomStream(seed: UInt64(seed), replication: 0, name: "test.histogram")
+            let values = (0..<(1 + rng.nextInt(below: 3_000))).map { _ in
+                Int64(Double(rng.nextInt(below: 1_000_000)) * pow(10, Double(rng.nextInt(below: 5))))
+            }.sorted()
+            let histogram = LatencyHistogram(sorted: values)
+            XCTAssertEqual(histogram.count, values.count)
+            for p in [1.0, 50, 90, 95, 99, 99.9, 100] {
+                let exact = SampleSummary.percentile(sorted: values.map(Double.init), p)
+                XCTAssertLessThanOrEqual(abs(histogram.percentile(p) - exact), 0.01 * exact, "seed \(seed) p\(p)")
+            }
+        }
+    }
+
+    func testEveryDetailLevelWritesTheSameHistograms() throws {
+        let folder = try ReportFolder()
+        let job = try Fixtures.compareJob(replications: 2)
+        var tables: [[[SQLValue]]] = []
+        for detail in ReportDetail.allCases {
+            let path = folder.path("\(detail.rawValue).sqlite")
+            _ = try JobRunner.run(job, shard: .whole, threads: 2, reportPath: path, busyTimeoutMs: 1000, detail: detail)
+            tables.append(try Fixtures.rows(path)["latency_histograms"] ?? [])
+            if detail == .full {
+                let database = try ReportStore(path: path, readOnly: true).database
+                let exact = try database.query("SELECT latency_ns FROM keys WHERE run_id = 1 ORDER BY latency_ns").map { Double($0[0].integerValue) }
+                let histogram = try LatencyHistogram.load(database, runID: 1, metric: .key)
+                XCTAssertEqual(histogram.count, exact.count)
+                let p99 = SampleSummary.percentile(sorted: exact, 99)
+                XCTAssertLessThanOrEqual(abs(histogram.percentile(99) - p99), 0.01 * p99)
+                let bounds = try database.query("SELECT MIN(lower_ns), MAX(upper_ns), SUM(count) FROM latency_histogram WHERE run_id = 1 AND metric = 'key'")[0]
+                XCTAssertLessThanOrEqual(Double(bounds[0].integerValue), exact.first!)
+                XCTAssertGreaterThan(Double(bounds[1].integerValue), exact.last!)
+                XCTAssertEqual(bounds[2].integerValue, Int64(exact.count))
+            }
+        }
+        XCTAssertFalse(tables[0].isEmpty)
+        XCTAssertEqual(tables[0], tables[1])
+        XCTAssertEqual(tables[1], tables[2])
+    }
+}
