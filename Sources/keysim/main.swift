@@ -68,9 +68,10 @@ Exit codes: 0 ok, 1 a checked budget or gate failed, 2 bad input or usage.
     }
 }
 
-/// A command's name padded to the column of the abstracts (a longer name gets one space).
-func commandColumn(_ name: String) -> String {
-    name.count < 10 ? name.padding(toLength: 10, withPad: " ", startingAt: 0) : name + " "
+/// A command's name padded to the column of the abstracts: one space past the longest name.
+@MainActor func commandColumn(_ name: String) -> String {
+    let width = commands.map(\.spec.name.count).max()! + 1
+    return name.padding(toLength: max(width, name.count + 1), withPad: " ", startingAt: 0)
 }
 
 /// Writes a line to standard error.

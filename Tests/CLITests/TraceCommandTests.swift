@@ -40,7 +40,7 @@ final class TraceCommandTests: XCTestCase {
 
         """)
         let top = try KeysimProcess.run(["--help"])
-        XCTAssertTrue(top.stdout.contains("  trace     Work with traces: validate, summarise, synthesise, fit typists, compare, anonymise, import."), top.stdout)
+        XCTAssertTrue(top.stdout.contains("  trace       Work with traces: validate, summarise, synthesise, fit typists, compare, anonymise, import."), top.stdout)
     }
 
     func testEverySubcommandHasHelp() throws {
