@@ -17,13 +17,12 @@ extension Executor {
             self[core: core].slot = Slot.none
             self[core: core].generation &+= 1
         }
-        for entry in ready.sorted(by: { $0.rank.sequence < $1.rank.sequence }) {
+        for entry in readyInSubmissionOrder {
             records.append(record(ofSlot: entry.slot, now: now, core: -1, cancelled: true))
         }
         // Nothing runs or waits any more, so every slot is free.
-        ready.removeAll(keepingCapacity: true)
-        slots.removeAll(keepingCapacity: true)
-        freeSlot = Slot.none
+        ready.removeAll()
+        slots.removeAll()
         return records
     }
 }

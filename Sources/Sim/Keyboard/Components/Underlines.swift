@@ -21,8 +21,8 @@ struct Underlines: KeyboardComponent {
     /// A finished word on its way through the local checker.
     struct WordCheck {
         var ordinal: Int
-        /// The word's text, in `KeyboardIO.texts`.
-        var word: Int32
+        /// The word's text.
+        var word: String
         var start: Int
         var finished: SimTime
     }
@@ -96,7 +96,7 @@ struct Underlines: KeyboardComponent {
     /// An edit landed: when it finished a word, the word goes to the local checker.
     mutating func edited(touch: SimTime, io: inout KeyboardIO) {
         guard io.text.endsToken, let word = io.text.wordRange(ofToken: io.text.wordCount - 1), !word.isEmpty else { return }
-        let check = WordCheck(ordinal: io.text.wordCount - 1, word: io.texts.insert(io.text.string(utf8: word)),
+        let check = WordCheck(ordinal: io.text.wordCount - 1, word: io.text.string(utf8: word),
                               start: word.lowerBound, finished: touch)
         checksInFlight += 1
         io.submit(.check, context: .check(check), tag: Int64(check.ordinal))
@@ -105,7 +105,7 @@ struct Underlines: KeyboardComponent {
     /// The checker finished a word. Returns whether the word was still there to judge.
     mutating func checkFinished(_ check: WordCheck, io: inout KeyboardIO) -> Bool {
         checksInFlight -= 1
-        let word = io.texts.remove(check.word)
+        let word = check.word
         guard io.text.hasWord(word, at: check.start) else { counters.checksOfVanishedWords += 1; return false }
         let verdict = truth.verdict(ordinal: check.ordinal, word: word)
         let u = checkerVerdicts.nextDouble()
@@ -124,7 +124,6 @@ struct Underlines: KeyboardComponent {
     /// A check's task was lost with the process.
     mutating func lost(_ check: WordCheck, io: inout KeyboardIO) {
         checksInFlight -= 1
-        _ = io.texts.remove(check.word)
     }
 
     /// A chip drawing's task was lost with the process (its chip goes with the reset).
