@@ -21,8 +21,10 @@ public struct TimerHandle: Hashable, Sendable {
 /// accident of the heap. Time and sequence form one 128-bit key (time's sign bit flipped,
 /// so that unsigned order is signed time order), so one comparison orders two events.
 ///
-/// The queue is a value: a copy is independent of the original (both parts are
-/// copy-on-write).
+/// The queue is a value: a copy is independent of the original. Both parts are
+/// copy-on-write, and the queue un-shares them together (`makeUnique`), so that one
+/// uniqueness check per call covers both: the hold model's pop and schedule pay for one
+/// check each, as they did when the queue had a storage of its own.
 public struct EventQueue<Payload> {
     @usableFromInline var heap = Heap<Int32>()
     @usableFromInline var slots = SlotTable<Payload>()
@@ -70,9 +72,13 @@ public struct EventQueue<Payload> {
     @inlinable @discardableResult
     public mutating func schedule(_ payload: Payload, at time: Int64) -> TimerHandle {
         precondition(heap.count < capacityMax, "event queue is over its limit of \(capacityMax) pending events")
-        let slot = slots.insert(payload)
-        heap.insert(slot, key: reserveKey(time: time), positions: positions())
-        return TimerHandle(slot: slot, generation: slots.generation(of: slot))
+        // The slot is live and its table unique, so its generation and tags are read
+        // straight from the storage.
+        makeUnique()
+        let slot = slots.insertIntoUnique(payload)
+        let storage = slots.storage
+        heap.insertIntoUnique(slot, key: reserveKey(time: time), positions: SlotPositions(tags: storage.tags))
+        return TimerHandle(slot: slot, generation: storage.generations[Int(slot)])
     }
 
     /// Removes and returns the earliest event, or `nil` when none is pending.
@@ -81,8 +87,9 @@ public struct EventQueue<Payload> {
     @inlinable
     public mutating func popEarliest() -> (time: Int64, payload: Payload)? {
         guard !heap.isEmpty else { return nil }
-        let (key, slot) = heap.removeMin(positions: positions())
-        return (Self.time(ofKey: key), slots.remove(slot))
+        makeUnique()
+        let (key, slot) = heap.removeMinFromUnique(positions: SlotPositions(tags: slots.storage.tags))
+        return (Self.time(ofKey: key), slots.removeFromUnique(slot))
     }
 
     /// Whether the handle names an event that is still pending.
@@ -103,6 +110,7 @@ public struct EventQueue<Payload> {
     @inlinable @discardableResult
     public mutating func cancel(_ handle: TimerHandle) -> Bool {
         guard isPending(handle) else { return false }
+        makeUnique()
         _ = heap.remove(handle.slot, positions: positions())
         _ = slots.remove(handle.slot)
         return true
@@ -116,6 +124,7 @@ public struct EventQueue<Payload> {
     @inlinable @discardableResult
     public mutating func reschedule(_ handle: TimerHandle, to time: Int64, payload: Payload? = nil) -> Bool {
         guard isPending(handle) else { return false }
+        makeUnique()
         if let payload { slots[handle.slot] = payload }
         heap.update(handle.slot, key: reserveKey(time: time), positions: positions())
         return true
@@ -137,10 +146,21 @@ extension EventQueue {
         Int64(bitPattern: UInt64(truncatingIfNeeded: key >> 64) ^ (1 << 63))
     }
 
-    /// Where the heap finds and files each event's slot: the slot table's tags, made unique
-    /// first, so that the heap's moves write into this queue's own table.
+    /// Gives this queue its own heap and slot table if it shares them with a copy. The two
+    /// are always shared by the same queues — a copy shares both, and every mutation starts
+    /// here and un-shares both — so the heap's uniqueness is the table's too.
     @inlinable @inline(__always)
-    mutating func positions() -> SlotPositions { SlotPositions(tags: slots.uniqueTags()) }
+    mutating func makeUnique() {
+        if _slowPath(!isKnownUniquelyReferenced(&heap.storage)) {
+            heap.storage = heap.storage.copy(capacity: heap.storage.capacity)
+            slots.storage = slots.storage.copy(capacity: slots.storage.capacity)
+        }
+    }
+
+    /// Where the heap finds and files each event's slot: the slot table's tags, which
+    /// `makeUnique` has made this queue's own, so that the heap's moves write into them.
+    @inlinable @inline(__always)
+    func positions() -> SlotPositions { SlotPositions(tags: slots.storage.tags) }
 
     /// The heap index of every pending event, kept in its slot's tag.
     @usableFromInline

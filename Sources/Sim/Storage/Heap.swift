@@ -72,6 +72,13 @@ struct Heap<Value> {
     mutating func insert<Positions: HeapPositions>(_ value: consuming Value, key: UInt128, positions: Positions)
     where Positions.Value == Value {
         makeUnique()
+        insertIntoUnique(value, key: key, positions: positions)
+    }
+
+    /// `insert(_:key:positions:)` for a caller that has just called `makeUnique()`.
+    @inlinable @inline(__always)
+    mutating func insertIntoUnique<Positions: HeapPositions>(_ value: consuming Value, key: UInt128, positions: Positions)
+    where Positions.Value == Value {
         if storage.rootIsHole {
             let storage = self.storage
             Self.refill(storage, count: storage.count &+ 1, hole: 0, key: key, value: value, positions: positions)
@@ -100,6 +107,14 @@ struct Heap<Value> {
     where Positions.Value == Value {
         precondition(storage.count > 0, "removeMin on an empty heap")
         makeUnique()
+        return removeMinFromUnique(positions: positions)
+    }
+
+    /// `removeMin(positions:)` for a caller that has just called `makeUnique()` and knows
+    /// the heap is not empty.
+    @inlinable @inline(__always)
+    mutating func removeMinFromUnique<Positions: HeapPositions>(positions: Positions) -> (key: UInt128, value: Value)
+    where Positions.Value == Value {
         let storage = self.storage
         if storage.rootIsHole { Self.fillRootHole(storage, positions: positions) }
         let key = storage.keys[0]
@@ -259,7 +274,7 @@ extension Heap {
             let parentKey = keys[parent]
             guard key < parentKey else { break }
             keys[index] = parentKey
-            (values + index).moveInitialize(from: values + parent, count: 1)
+            (values + index).initialize(to: (values + parent).move())
             positions.moved(values[index], to: index)
             index = parent
         }
@@ -304,7 +319,7 @@ extension Heap {
             let bestBytes = rightKey < leftKey ? right : left
             let best = Int(bitPattern: UInt(bitPattern: bestBytes) / UInt(keyBytes))  // a shift, not a signed division
             keys[hole] = rightKey < leftKey ? rightKey : leftKey
-            (values + hole).moveInitialize(from: values + best, count: 1)
+            (values + hole).initialize(to: (values + best).move())
             positions.moved(values[hole], to: hole)
             hole = best
             firstBytes = 4 &* bestBytes &+ keyBytes

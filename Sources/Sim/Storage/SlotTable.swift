@@ -43,6 +43,13 @@ struct SlotTable<Value> {
     @inlinable @inline(__always)
     mutating func insert(_ value: consuming Value) -> Int32 {
         makeUnique()
+        return insertIntoUnique(value)
+    }
+
+    /// `insert(_:)` for a caller that has just called `makeUnique()`: a queue that checks
+    /// once for several calls.
+    @inlinable @inline(__always)
+    mutating func insertIntoUnique(_ value: consuming Value) -> Int32 {
         if _slowPath(storage.freeHead < 0) { grow() }
         let storage = self.storage
         let slot = storage.freeHead
@@ -62,6 +69,13 @@ struct SlotTable<Value> {
     mutating func remove(_ slot: Int32) -> Value {
         makeUnique()
         precondition(contains(slot), "a slot is removed once, while live")
+        return removeFromUnique(slot)
+    }
+
+    /// `remove(_:)` for a caller that has just called `makeUnique()` and knows `slot` is
+    /// live (the event queue's heap holds it).
+    @inlinable @inline(__always)
+    mutating func removeFromUnique(_ slot: Int32) -> Value {
         let storage = self.storage
         let index = Int(slot)
         let value = (storage.values + index).move()
@@ -161,14 +175,6 @@ extension SlotTable {
     @inlinable @inline(__always)
     mutating func makeUnique() {
         if _slowPath(!isKnownUniquelyReferenced(&storage)) { storage = storage.copy(capacity: storage.capacity) }
-    }
-
-    /// The tags of a table made unique: where the owner writes them in bulk (the event
-    /// queue's heap, as it moves entries). Valid until the next call that may copy or grow.
-    @inlinable @inline(__always)
-    mutating func uniqueTags() -> UnsafeMutablePointer<Int32> {
-        makeUnique()
-        return storage.tags
     }
 
     /// Doubles the storage and puts the new slots on the free list, lowest first. Called
