@@ -23,11 +23,12 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --disable-swift-testing
 
-# Rewrites Tests/Golden/report-digests.txt from a fresh run of every bundled scenario and policy.
+# Rewrites Tests/Golden/report-digests.txt from a fresh run of every bundled scenario and policy,
+# and the --json documents in Tests/Golden/json.
 # Only when numbers move on purpose: the commit carries the new digests and says why.
 golden: deps
 	$(SWIFT) build --build-tests
-	KEYSIM_UPDATE_GOLDEN=1 $(SWIFT) test --skip-build --disable-swift-testing --filter GoldenDigestTests
+	KEYSIM_UPDATE_GOLDEN=1 $(SWIFT) test --skip-build --disable-swift-testing --filter 'GoldenDigestTests|JSONOutputTests'
 
 bench: deps
 	$(SWIFT) build -c release --product KeysimBench

@@ -22,6 +22,9 @@ public struct Scenario: Sendable, Equatable {
     public var keyboard: KeyboardConfig
     /// The configuration tree after policies and `--set` overrides, for hashing and display.
     public var resolvedConfig: ConfigValue
+    /// The rules of `keysim gate` from the file's `gates` section (after policies and
+    /// overrides); they do not change what a run measures, so `resolvedConfig` leaves them out.
+    public var gates: [GateRule] = []
 
     /// The most replications one run may ask for.
     public static let replicationsMax = 100_000

@@ -20,31 +20,13 @@ public enum ScenarioLoader {
     ///   - policy: the name of a policy in the file's `policies` object, applied over the base.
     ///   - overrides: `--set` values applied last.
     public static func load(path: String, policy: String? = nil, overrides: [Override] = []) throws(ConfigError) -> Scenario {
-        let text: String
-        do {
-            let data = try Data(contentsOf: URL(fileURLWithPath: path))
-            guard let decoded = String(data: data, encoding: .utf8) else {
-                throw ConfigError(file: path, line: 0, column: 0, path: "", message: "not valid UTF-8 text")
-            }
-            text = decoded
-        } catch let error as ConfigError {
-            throw error
-        } catch {
-            let reason = FileManager.default.fileExists(atPath: path) ? "cannot read the file" : "no such file"
-            throw ConfigError(file: path, line: 0, column: 0, path: "", message: reason)
-        }
-        return try parse(text, path: path, policy: policy, overrides: overrides)
+        try parse(try ConfigFile.text(path), path: path, policy: policy, overrides: overrides)
     }
 
     /// Parses and validates scenario text; `path` locates errors and relative trace paths.
     public static func parse(_ text: String, path: String, policy: String? = nil,
                              overrides: [Override] = []) throws(ConfigError) -> Scenario {
-        let root: ConfigValue
-        do {
-            root = try JSON5Parser.parse(text)
-        } catch {
-            throw ConfigError(file: path, line: error.line, column: error.column, path: "", message: error.message)
-        }
+        let root = try ConfigFile.parse(text, path: path)
         var top = try ConfigReader(root, path: "", file: path)
         top.allow("policies")
         let policies = try readPolicies(root, file: path)
@@ -86,6 +68,7 @@ public enum ScenarioLoader {
                                policyNames: [String]) throws(ConfigError) -> Scenario {
         var o = try ConfigReader(root, path: "", file: path)
         o.allow("policies")
+        let gates = try o.optional("gates", GateRule.rules(config:)) ?? []
         let baseName = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         let name = try o.optional("name") { f throws(ConfigError) in try f.string() } ?? baseName
         let description = try o.optional("description") { f throws(ConfigError) in try f.string() } ?? ""
@@ -129,7 +112,8 @@ public enum ScenarioLoader {
         try o.optional("token") { f throws(ConfigError) in try ExtensionConfigReader.readToken(f, into: &keyboard.token) }
         try o.finish()
         return Scenario(name: name, description: description, path: path, seed: seed, replications: replications,
-                        traces: traces, policy: policy, policyNames: policyNames, keyboard: keyboard, resolvedConfig: root)
+                        traces: traces, policy: policy, policyNames: policyNames, keyboard: keyboard,
+                        resolvedConfig: root.removingMember("gates"), gates: gates)
     }
 
     /// `relative` resolved against the folder of `file`, lexically (`a/../b` becomes `b`),
@@ -247,6 +231,11 @@ public enum ScenarioLoader {
         if let service = try c.optional("service", Distribution.init(config:)) { cloud.service = service }
         if let recall = try c.optional("recall", { x throws(ConfigError) in try x.probability() }) { cloud.recall = recall }
         if let rate = try c.optional("falsePositiveRate", { x throws(ConfigError) in try x.probability() }) { cloud.falsePositiveRate = rate }
+        let rules = PendingWorkRule.allCases.map(\.rawValue)
+        if let rule = try c.optional("whenHidden", { x throws(ConfigError) in try x.oneOf(rules) }) { cloud.whenHidden = PendingWorkRule(rawValue: rule)! }
+        if let rule = try c.optional("whenFieldChanges", { x throws(ConfigError) in try x.oneOf(rules) }) {
+            cloud.whenFieldChanges = PendingWorkRule(rawValue: rule)!
+        }
         try c.finish()
     }
 

@@ -95,6 +95,11 @@ enum JSONLineWriter {
                 guard (0...countMax).contains(word) else { return false }
                 writer.key("word"); writer.raw(String(word))
             }
+        case let .field(change, text, intended):
+            type("field")
+            writer.key("change"); writer.string(change.rawValue)
+            if !text.isEmpty { writer.key("text"); writer.string(text) }
+            if let intended { writer.key("intended"); writer.string(intended) }
         }
         writer.close()
         return true

@@ -29,6 +29,16 @@ public enum TraceRecorderEvent: Sendable, Equatable {
         case timing(onsetNanos: Int64, lengthNanos: Int64)
     }
 
+    /// How the text field changed.
+    public enum FieldChange: String, Sendable, Equatable {
+        /// The message was sent and the field emptied.
+        case cleared
+        /// Another text field got focus.
+        case replaced
+        /// A field opened with text before the cursor.
+        case opened
+    }
+
     /// A key tap that inserted `text`; `upNanos` is the touch-up time.
     case key(text: String, upNanos: Int64? = nil, point: Point? = nil)
     /// A backspace tap.
@@ -53,6 +63,9 @@ public enum TraceRecorderEvent: Sendable, Equatable {
     case dictationStop
     /// The user accepted a correction chip (the word's index, or the latest chip).
     case chipAccept(word: Int? = nil)
+    /// The text field changed; `text` is the text before the cursor in the new field
+    /// (`opened`, `replaced`), `intended` what the user means to type there, when known.
+    case field(FieldChange, text: String = "", intended: String? = nil)
 
     /// The event with its text anonymised.
     func scrambled(by scrambler: LetterScrambler) -> TraceRecorderEvent {
@@ -61,6 +74,7 @@ public enum TraceRecorderEvent: Sendable, Equatable {
         case let .suggestion(text): .suggestion(text: scrambler.scramble(text))
         case let .paste(text): .paste(text: scrambler.scramble(text))
         case let .dictationStart(speech, transcript): .dictationStart(speech: speech, transcript: transcript.map(scrambler.scramble))
+        case let .field(change, text, intended): .field(change, text: scrambler.scramble(text), intended: intended.map(scrambler.scramble))
         default: self
         }
     }

@@ -9,15 +9,14 @@ enum CompareCommand {
     static let spec = CommandSpec(
         name: "compare",
         abstract: "Compare two policies with common random numbers: paired differences with 95% intervals.",
-        usage: "compare <scenario> --policy A --policy B | compare <a.json5> <b.json5> [--seed N] [--replications N] [--jobs N] [--db FILE] [--set PATH=VALUE]... [--shard K/N]",
+        usage: "compare <scenario> --policy A --policy B | compare <a.json5> <b.json5> [--seed N] [--replications N|auto] [--jobs N] [--db FILE] [--set PATH=VALUE]... [--detect D] [--json] [--shard K/N]",
         arguments: [("<scenario>...", "One scenario with --policy twice, or two scenario files to compare.")],
-        options: [
-            OptionSpec(name: "policy", value: "NAME", help: "A policy defined in the scenario's 'policies'; give it twice, A then B.", repeatable: true),
-            JobOptions.seed,
-            JobOptions.replications,
+        options: PairedJob.options + ReplicationOptions.all + [
             JobOptions.jobs,
             JobOptions.db(RunCommand.defaultReport),
             OptionSpec(name: "set", value: "PATH=VALUE", help: "Override a field of both sides, e.g. network.roundTrip=80.", repeatable: true),
+            OptionSpec(name: "detect", value: "D", help: "Also say how many pairs would detect a difference of D (5% of A's mean, or 0.5ms) with 80% power."),
+            JobOptions.json,
             JobOptions.shard,
         ],
         discussion: """
@@ -27,71 +26,76 @@ enum CompareCommand {
         shows the mean under A and B, the mean of the paired differences B − A with its 95%
         Student-t interval, and whether the interval excludes zero. With two files, the seed
         and replications are the first file's unless given. The comparison is stored in the
-        report (tables comparisons and comparison_metrics).
+        report (tables comparisons and comparison_metrics). With --replications auto, rounds
+        of replications are added until every metric's paired difference has a 95% half-width
+        within --precision (relative to A's mean), up to --max-replications.
         """
     )
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
-        let files = arguments.positionals
-        let policies = arguments.all("policy")
-        guard !files.isEmpty else { throw UsageError(command: "compare", message: "missing <scenario>") }
-        guard files.count <= 2 else { throw UsageError(command: "compare", message: "unexpected argument '\(files[2])'") }
-        if files.count == 2 && !policies.isEmpty {
-            throw UsageError(command: "compare", message: "--policy applies to one scenario; with two files, compare the files")
-        }
-        if files.count == 1 && policies.count != 2 {
-            throw UsageError(command: "compare", message: "give --policy twice (A and B), or two scenario files")
-        }
-        let seed = try arguments.integer("seed", in: 0...Int(Int64.max))
-        let replications = try arguments.integer("replications", in: 1...Scenario.replicationsMax)
+        let paired = try PairedJob(arguments)
+        let choice = try ReplicationOptions.parse(arguments)
         let threads = try JobOptions.threads(arguments)
         let shard = try JobOptions.shard(arguments)
         let reportPath = shard.reportPath(for: arguments.value("db") ?? RunCommand.defaultReport)
-        let overrides = try arguments.all("set").map { text throws(UsageError) in try JobOptions.override(text, command: "compare") }
-
-        var sides: [(label: String, scenario: Scenario)] = []
-        if files.count == 1 {
-            if policies[0] == policies[1] {
-                throw UsageError(command: "compare", message: "--policy \(policies[0]) is given twice; compare two different policies")
+        var detect: PrecisionTarget?
+        if let text = arguments.value("detect") {
+            do {
+                detect = try PrecisionTarget.parse(text)
+            } catch {
+                throw UsageError(command: "compare", message: error.message.replacingOccurrences(of: "--precision", with: "--detect"))
             }
-            for policy in policies {
-                sides.append((policy, try ScenarioLoader.load(path: files[0], policy: policy, overrides: overrides)))
-            }
-        } else {
-            let a = try ScenarioLoader.load(path: files[0], overrides: overrides)
-            let b = try ScenarioLoader.load(path: files[1], overrides: overrides)
-            guard a.traces.count == b.traces.count else {
-                throw ReportError(file: files[1], message: "replays \(b.traces.count) trace(s) but \(files[0]) replays \(a.traces.count); a comparison pairs runs of the same traces")
-            }
-            let sameNames = a.name == b.name
-            sides = [(sameNames ? files[0] : a.name, a), (sameNames ? files[1] : b.name, b)]
         }
-        let jobSeed = seed.map(UInt64.init) ?? sides[0].scenario.seed
-        let jobReplications = replications ?? sides[0].scenario.replications
-        let job = try Job(command: "compare", batches: sides.map { JobBatch(label: $0.label, scenario: $0.scenario) },
-                          seed: jobSeed, replications: jobReplications)
-        try JobOptions.preflight(reportPath)
+        let json = arguments.flag("json")
 
-        let progress = Progress(label: "keysim compare")
-        let outcome = try JobRunner.run(job, shard: shard, threads: threads, reportPath: reportPath,
-                                        busyTimeoutMs: JobOptions.busyTimeoutMs, progress: progress.update)
-        progress.finish()
-
-        let what = files.count == 1 ? files[0] : "\(files[0]) \(files[1])"
-        print("keysim compare \(what): \(sides[0].label) (A) vs \(sides[1].label) (B), seed \(jobSeed), \(jobReplications) replication(s) × \(job.traceCount) trace(s)")
+        let resolved = try ReplicationOptions.resolve(choice, batches: paired.batches, seed: paired.seed,
+                                                      scenarioDefault: paired.sides[0].scenario.replications, paired: true,
+                                                      metrics: nil, threads: threads, label: "keysim compare")
+        let (job, outcome) = try paired.run(command: "compare", replications: resolved.replications, shard: shard,
+                                            threads: threads, reportPath: reportPath)
+        let header = paired.header("compare", replications: resolved.replications, traces: job.traceCount)
         if !shard.isWhole {
+            guard !json else {
+                print(JSONOutput.document("compare", [("report", .string(reportPath)), ("shard", .string("\(shard)")),
+                                                      ("itemsRun", .integer(outcome.itemsRun))]).rendered(), terminator: "")
+                return 0
+            }
+            print(header)
             print("shard \(shard): \(outcome.itemsRun) of \(job.itemCount) work items; combine the shards with keysim merge to see the comparison")
             print("report: \(reportPath)")
             return 0
         }
-        let store = try ReportStore(path: reportPath, readOnly: true, busyTimeoutMs: JobOptions.busyTimeoutMs)
-        guard let comparison = try Comparison.load(store.database, jobID: outcome.jobID).first else {
-            throw ReportError(file: reportPath, message: "the comparison was not stored")
+        let comparison = try PairedJob.comparison(reportPath: reportPath, jobID: outcome.jobID)
+        if json {
+            var members = document(paired, comparison: comparison, replications: resolved.replications, traces: job.traceCount,
+                                   reportPath: reportPath, search: resolved)
+            if let detect { members.append(("detect", JSONOutput.detection(comparison, detect))) }
+            print(JSONOutput.document("compare", members).rendered(), terminator: "")
+            return 0
         }
+        print(header)
+        if let search = resolved.search, let plan = resolved.plan { print(ReplicationOptions.line(search, plan: plan)) }
         print("\(comparison.pairs) pairs of runs")
         print("")
         print(comparison.table(), terminator: "")
+        if let detect {
+            print("")
+            print(comparison.detectionTable(detect), terminator: "")
+        }
         print("report: \(reportPath)")
         return 0
+    }
+
+    /// The members of the `compare` and `gate` JSON documents that describe the comparison.
+    static func document(_ paired: PairedJob, comparison: Comparison, replications: Int, traces: Int, reportPath: String,
+                         search: (replications: Int, search: ReplicationSearch.Outcome?, plan: ReplicationPlan?)) -> [(String, JSONTree)] {
+        [
+            ("scenarios", .array(paired.files.map { .string($0) })), ("scenarioName", .string(comparison.scenarioName)),
+            ("labelA", .string(comparison.labelA)), ("labelB", .string(comparison.labelB)),
+            ("seed", .integer(Int64(bitPattern: paired.seed))), ("replications", .integer(replications)),
+            ("traces", .integer(traces)), ("pairs", .integer(comparison.pairs)), ("confidence", .number(Comparison.confidence)),
+            ("replicationSearch", JSONOutput.replicationSearch(search.search, plan: search.plan)),
+            ("report", .string(reportPath)), ("metrics", JSONOutput.comparisonRows(comparison)),
+        ]
     }
 }

@@ -11,6 +11,7 @@ enum JobOptions {
                                   help: "Run only shard K of N of the work items, into FILE.shard-K-of-N.sqlite (see docs/scale-out.md).")
     static let seed = OptionSpec(name: "seed", value: "N", help: "Seed of every random stream (default: the scenario's).")
     static let replications = OptionSpec(name: "replications", value: "N", help: "Replications per trace (default: the scenario's).")
+    static let json = OptionSpec(name: "json", value: nil, help: "Print a JSON document instead of the table (schema in docs/json-output.md).")
 
     static func db(_ defaultReport: String) -> OptionSpec {
         OptionSpec(name: "db", value: "FILE", help: "Report file to add the runs to (default: \(defaultReport)).")

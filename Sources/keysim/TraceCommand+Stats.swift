@@ -1,4 +1,5 @@
 import Foundation
+import Report
 import Scenarios
 import Sim
 
@@ -10,13 +11,16 @@ extension TraceCommand {
             usage: "trace stats <file>... [--json]",
             arguments: [("<file>...", "Traces to summarise (.jsonl or .jsonl.zst).")],
             options: [
-                OptionSpec(name: "json", value: nil, help: "Print one JSON object per trace instead of a table."),
+                OptionSpec(name: "json", value: nil, help: "Print one JSON object per trace, one a line, instead of a table (schema in docs/json-output.md)."),
             ],
             discussion: """
             Words and sentences are counted in the text the trace types (keys, backspaces,
             suggestions, cursor moves, pastes, dictated transcripts). Typing speed counts net
             characters (typed less deleted) per minute of typing, five to a word; typing time
             and inter-key intervals leave out pauses over 5 s. Percentiles are nearest-rank.
+            Pauses are the gaps between edits over 400 ms, 1 s and 2 s, per 100 words, and the
+            longest. Errors left compare each field's text with its intended text: words by
+            minimal word-level edit distance, characters by minimum string distance.
             """
         )
     }
@@ -54,7 +58,7 @@ extension TraceCommand {
         let byType = zip(TraceEvent.Kind.wireNames, s.countsByType).filter { $0.1 > 0 }.map { "\($0.0) \($0.1)" }
         rows.append(("events", "\(s.eventCount)" + (byType.isEmpty ? "" : " (\(byType.joined(separator: ", ")))")))
         rows.append(("duration", "\(seconds(s.durationNanos)) s"))
-        var text = "\(count(s.words, "word")), \(count(s.sentences, "sentence")), \(count(s.text.count, "character"))"
+        var text = "\(count(s.words, "word")), \(count(s.sentences, "sentence")), \(count(s.characters, "character"))"
         if let intended = header.intendedText {
             text += " (intended: \(count(TextCounts.words(intended), "word")), \(count(TextCounts.sentences(intended), "sentence")))"
         }
@@ -76,12 +80,17 @@ extension TraceCommand {
         } else {
             rows.append(("backspace rate", "-"))
         }
+        rows.append(("fields", "\(s.fieldCount)"))
+        rows.append(("pauses", pausesText(s)))
+        rows.append(("errors left", errorsText(s)))
         rows.append(("dictation", "\(count(s.dictationCount, "session")), \(seconds(s.dictationNanos)) s"))
         return title + "\n" + rows.map { "  " + $0.0.padding(toLength: 16, withPad: " ", startingAt: 0) + $0.1 }.joined(separator: "\n") + "\n"
     }
 
     static func statsJSON(_ path: String, _ s: TraceStatistics) -> String {
         var members: [(String, String)] = [
+            ("schema", jsonString("keysim.trace-stats")),
+            ("schemaVersion", "\(JSONOutput.schemaVersion)"),
             ("file", jsonString(path)),
             ("name", s.header.name.map(jsonString) ?? "null"),
             ("language", jsonString(s.header.language)),
@@ -91,7 +100,8 @@ extension TraceCommand {
             ("durationMs", jsonMilliseconds(s.durationNanos)),
             ("words", "\(s.words)"),
             ("sentences", "\(s.sentences)"),
-            ("characters", "\(s.text.count)"),
+            ("characters", "\(s.characters)"),
+            ("fields", "\(s.fieldCount)"),
             ("keyTaps", "\(s.keyTaps)"),
             ("backspaceTaps", "\(s.backspaceTaps)"),
             ("netCharacters", "\(s.netCharacters)"),
@@ -104,9 +114,35 @@ extension TraceCommand {
         for (p, value) in zip(statsPercentiles, values) {
             members.append(("interKeyP\(Int(p))Ms", value.map(jsonMilliseconds) ?? "null"))
         }
+        let gaps = s.gapsPer100Words
+        for (index, name) in ["400ms", "1s", "2s"].enumerated() {
+            members.append(("gapsOver\(name)", "\(s.gapCounts[index])"))
+            members.append(("gapsOver\(name)Per100Words", gaps.map { String(format: "%.2f", $0[index]) } ?? "null"))
+        }
+        members.append(("longestGapMs", jsonMilliseconds(s.longestGapNanos)))
+        members.append(("wordErrorsLeft", "\(s.wordErrorsLeft)"))
+        members.append(("intendedWordsCompared", "\(s.intendedWordsCompared)"))
+        members.append(("wordErrorRate", s.wordErrorRate.map { String(format: "%.4f", $0) } ?? "null"))
+        members.append(("characterErrorRate", s.characterErrorRate.map { String(format: "%.4f", $0) } ?? "null"))
         members.append(("dictations", "\(s.dictationCount)"))
         members.append(("dictationMs", jsonMilliseconds(s.dictationNanos)))
         return "{" + members.map { "\(jsonString($0.0)):\($0.1)" }.joined(separator: ",") + "}"
+    }
+
+    /// "12.5 / 4.1 / 1.2 per 100 words over 400 ms / 1 s / 2 s (30, 10, 3), longest 8.2 s".
+    static func pausesText(_ s: TraceStatistics) -> String {
+        guard let rates = s.gapsPer100Words else { return "-" }
+        return rates.map { String(format: "%.1f", $0) }.joined(separator: " / ")
+            + " per 100 words over 400 ms / 1 s / 2 s (\(s.gapCounts.map(String.init).joined(separator: ", "))), longest \(seconds(s.longestGapNanos)) s"
+    }
+
+    /// "3 words (1.2% of 250 intended), characters 0.8%", or "-" without an intended text.
+    static func errorsText(_ s: TraceStatistics) -> String {
+        guard let wordRate = s.wordErrorRate else { return "- (no intended text)" }
+        var text = "\(count(s.wordErrorsLeft, "word")) (" + String(format: "%.1f%%", wordRate * 100)
+            + " of \(s.intendedWordsCompared) intended)"
+        if let characterRate = s.characterErrorRate { text += ", characters " + String(format: "%.2f%%", characterRate * 100) }
+        return text
     }
 
     static func jsonMilliseconds(_ nanos: Int64) -> String {

@@ -6,11 +6,13 @@ import Scenarios
 let commands: [(spec: CommandSpec, run: (ParsedArguments) throws -> Int32)] = [
     (RunCommand.spec, RunCommand.run),
     (CompareCommand.spec, CompareCommand.run),
+    (GateCommand.spec, GateCommand.run),
     (SweepCommand.spec, SweepCommand.run),
     (ReportCommand.spec, ReportCommand.run),
     (MergeCommand.spec, MergeCommand.run),
     (TraceCommand.spec, TraceCommand.run),
     (DictCommand.spec, DictCommand.run),
+    (CompletionsCommand.spec, CompletionsCommand.run),
 ]
 
 let toolHelp = """
@@ -24,10 +26,10 @@ underline protocol and the dictation pipeline; checks the 10 ms key, 200 ms sugg
 USAGE: keysim <command> [options]
 
 COMMANDS:
-\(commands.map { "  " + $0.spec.name.padding(toLength: 10, withPad: " ", startingAt: 0) + $0.spec.abstract }.joined(separator: "\n"))
+\(commands.map { "  " + commandColumn($0.spec.name) + $0.spec.abstract }.joined(separator: "\n"))
 
-Run 'keysim <command> --help' for a command's options.
-Exit codes: 0 ok, 1 a checked budget failed, 2 bad input or usage.
+Run 'keysim <command> --help' for a command's options; 'keysim --version' prints the version.
+Exit codes: 0 ok, 1 a checked budget or gate failed, 2 bad input or usage.
 
 """
 
@@ -63,6 +65,11 @@ Exit codes: 0 ok, 1 a checked budget failed, 2 bad input or usage.
         printError("\(error)")
         return 2
     }
+}
+
+/// A command's name padded to the column of the abstracts (a longer name gets one space).
+func commandColumn(_ name: String) -> String {
+    name.count < 10 ? name.padding(toLength: 10, withPad: " ", startingAt: 0) : name + " "
 }
 
 /// Writes a line to standard error.

@@ -2,12 +2,14 @@ import Foundation
 import Report
 import XCTest
 
-/// Runs keysim with extra environment variables (the shard variables of Slurm and
-/// Kubernetes, the busy timeout), the rest of the environment inherited without them.
+/// Runs keysim (or another `executable`, such as a script that runs keysim) with extra
+/// environment variables (the shard variables of Slurm and Kubernetes, the busy timeout),
+/// the rest of the environment inherited without them.
 func runKeysim(_ arguments: [String], environment extra: [String: String] = [:],
-               in directory: URL = KeysimProcess.packageRoot) throws -> KeysimProcess.Output {
+               in directory: URL = KeysimProcess.packageRoot,
+               executable: URL = KeysimProcess.executable) throws -> KeysimProcess.Output {
     let process = Process()
-    process.executableURL = KeysimProcess.executable
+    process.executableURL = executable
     process.arguments = arguments
     process.currentDirectoryURL = directory
     var environment = ProcessInfo.processInfo.environment

@@ -101,7 +101,7 @@ final class RunCommandTests: XCTestCase {
         let help = try KeysimProcess.run(["run", "--help"])
         XCTAssertEqual(help.status, 0)
         XCTAssertTrue(help.stdout.hasPrefix("OVERVIEW: Run a scenario"), help.stdout)
-        XCTAssertTrue(help.stdout.contains("--replications <N>"))
+        XCTAssertTrue(help.stdout.contains("--replications <N|auto>"))
         let top = try KeysimProcess.run(["--help"])
         XCTAssertEqual(top.status, 0)
         XCTAssertTrue(top.stdout.contains("COMMANDS:"))

@@ -123,7 +123,7 @@ final class TraceCommandTests: XCTestCase {
         XCTAssertEqual(result.stderr, """
         \(bad):3:6: error: time goes backwards (5 ms after 10 ms)
         \(bad):4: error: dictation.stop without a dictation.start before it
-        \(bad):5:16: error: unknown event type "tap" (expected one of key, backspace, suggestion, cursor, paste, keyboard.show, keyboard.hide, language, network, dictation.start, dictation.stop, chip.accept)
+        \(bad):5:16: error: unknown event type "tap" (expected one of key, backspace, suggestion, cursor, paste, keyboard.show, keyboard.hide, language, network, dictation.start, dictation.stop, chip.accept, field)
 
         """)
         let lines = result.stdout.split(separator: "\n")

@@ -94,6 +94,13 @@ final class TraceLineCodecTests: XCTestCase {
             (#"{"t":16,"type":"dictation.stop"}"#, TraceEvent(time: ms(16), kind: .dictationStop)),
             (#"{"t":17,"type":"chip.accept"}"#, TraceEvent(time: ms(17), kind: .chipAccepted(wordIndex: nil))),
             (#"{"t":17,"type":"chip.accept","word":4}"#, TraceEvent(time: ms(17), kind: .chipAccepted(wordIndex: 4))),
+            (#"{"t":18,"type":"field","change":"cleared"}"#, TraceEvent(time: ms(18), kind: .field(FieldChange(.cleared)))),
+            (#"{"t":18,"type":"field","change":"cleared","intended":"See you."}"#,
+             TraceEvent(time: ms(18), kind: .field(FieldChange(.cleared, intendedText: "See you.")))),
+            (#"{"t":19,"type":"field","change":"opened","text":"Dear Ann,\n","intended":"Dear Ann,\nThanks."}"#,
+             TraceEvent(time: ms(19), kind: .field(FieldChange(.opened, text: "Dear Ann,\n", intendedText: "Dear Ann,\nThanks.")))),
+            (#"{"t":19,"type":"field","change":"replaced","text":null}"#,
+             TraceEvent(time: ms(19), kind: .field(FieldChange(.replaced)))),
         ]
         for (line, expected) in cases {
             XCTAssertEqual(try event(line), expected, line)
@@ -215,9 +222,9 @@ final class TraceLineCodecTests: XCTestCase {
         assertEventError(#"{"t":1}"#, column: nil, "missing field \"type\"")
         assertEventError(#"{"t":1,"type":3}"#, column: 15, "\"type\" must be a string, found a number")
         assertEventError(#"{"t":1,"type":"keypress"}"#, column: 15,
-                         "unknown event type \"keypress\" (expected one of key, backspace, suggestion, cursor, paste, keyboard.show, keyboard.hide, language, network, dictation.start, dictation.stop, chip.accept)")
+                         "unknown event type \"keypress\" (expected one of key, backspace, suggestion, cursor, paste, keyboard.show, keyboard.hide, language, network, dictation.start, dictation.stop, chip.accept, field)")
         assertEventError(#"{"t":1,"type":"Key"}"#, column: 15,
-                         "unknown event type \"Key\" (expected one of key, backspace, suggestion, cursor, paste, keyboard.show, keyboard.hide, language, network, dictation.start, dictation.stop, chip.accept)")
+                         "unknown event type \"Key\" (expected one of key, backspace, suggestion, cursor, paste, keyboard.show, keyboard.hide, language, network, dictation.start, dictation.stop, chip.accept, field)")
     }
 
     func testFieldErrors() {
@@ -261,6 +268,12 @@ final class TraceLineCodecTests: XCTestCase {
              "\"transcript\" must be a string, found a number"),
             (#"{"t":1,"type":"chip.accept","word":-1}"#, "-1", "\"word\" must not be negative (found -1)"),
             (#"{"t":1,"type":"chip.accept","word":"1"}"#, #""1""#, "\"word\" must be an integer, found a string"),
+            (#"{"t":1,"type":"field"}"#, nil, "missing field \"change\" (cleared, replaced or opened)"),
+            (#"{"t":1,"type":"field","change":"sent"}"#, #""sent""#,
+             "unknown field change \"sent\" (expected cleared, replaced or opened)"),
+            (#"{"t":1,"type":"field","change":2}"#, "2", "\"change\" must be a string, found a number"),
+            (#"{"t":1,"type":"field","change":"opened","text":5}"#, "5", "\"text\" must be a string, found a number"),
+            (#"{"t":1,"type":"field","change":"cleared","intended":[]}"#, "[]", "\"intended\" must be a string, found an array"),
         ]
         for (line, needle, message) in cases {
             // Columns point at the offending value: search after the "type" so that needles
@@ -538,7 +551,7 @@ struct RandomTraceGenerator {
     mutating func event() -> TraceEvent {
         if int(0...3) == 0 { now = min(SimDuration.maxNanoseconds / 2, now + duration()) }
         let kind: TraceEvent.Kind
-        switch int(0...11) {
+        switch int(0...12) {
         case 0: let (up, point) = touch(); kind = .key(text: text(), touchUp: up, point: point)
         case 1: let (up, point) = touch(); kind = .backspace(touchUp: up, point: point)
         case 2: kind = .suggestionPicked(text: text())
@@ -555,7 +568,10 @@ struct RandomTraceGenerator {
                 : .inline(onset: SimDuration(nanoseconds: duration()), length: SimDuration(nanoseconds: duration()),
                           transcript: transcript))
         case 10: kind = .dictationStop
-        default: kind = .chipAccepted(wordIndex: chance() ? int(0...Int(Int32.max)) >> int(0...31) : nil)
+        case 11: kind = .chipAccepted(wordIndex: chance() ? int(0...Int(Int32.max)) >> int(0...31) : nil)
+        default:
+            kind = .field(FieldChange(FieldChange.Change.allCases.randomElement(using: &random)!,
+                                      text: chance() ? text() : "", intendedText: chance() ? text(nonEmpty: false) : nil))
         }
         return TraceEvent(time: SimTime(nanoseconds: now), kind: kind)
     }

@@ -49,7 +49,7 @@ final class TraceValidatorTests: XCTestCase {
         let result = TraceValidator.validate(path: path)
         XCTAssertEqual(result.problems.map(\.description), [
             "\(path):4:6: error: time goes backwards (5 ms after 10 ms)",
-            "\(path):5:16: error: unknown event type \"keypress\" (expected one of key, backspace, suggestion, cursor, paste, keyboard.show, keyboard.hide, language, network, dictation.start, dictation.stop, chip.accept)",
+            "\(path):5:16: error: unknown event type \"keypress\" (expected one of key, backspace, suggestion, cursor, paste, keyboard.show, keyboard.hide, language, network, dictation.start, dictation.stop, chip.accept, field)",
             "\(path):6: error: dictation.stop without a dictation.start before it",
             "\(path):7:32: error: expected ',' or '}', found the end of the line",
             "\(path):9: error: dictation.start while the dictation started on line 8 is still running (a dictation.stop must come first)",

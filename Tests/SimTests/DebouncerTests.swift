@@ -22,10 +22,11 @@ final class DebouncerTests: XCTestCase {
         return sink.requests.map(\.sent.milliseconds).sorted()
     }
 
-    let burst: [(Double, String)] = [(0, "a"), (100, "b"), (200, "c"), (300, "d"), (1500, "e")]
+    /// Keys that each type a finished word (a request carries finished words only).
+    let burst: [(Double, String)] = [(0, "a "), (100, "b "), (200, "c "), (300, "d "), (1500, "e ")]
 
     func testSentenceAwareShortAfterSentenceEndLongOtherwise() throws {
-        XCTAssertEqual(try requestTimes(.seedDefault, [(0, "O"), (100, "k"), (200, "."), (1000, " "), (1100, "s")]), [602, 3102])
+        XCTAssertEqual(try requestTimes(.seedDefault, [(0, "O"), (100, "k"), (200, "."), (1000, " "), (1100, "s ")]), [602, 3102])
     }
 
     func testFixedDelayReArmedByEveryEdit() throws {
@@ -54,13 +55,13 @@ final class DebouncerTests: XCTestCase {
         // The burst starting at 2 ms sends at 302 ms; the key landing at that same instant was
         // scheduled after the timer's last re-arm, so it lands after the send and starts the
         // next burst (sent at 602 ms), and so on.
-        let keys = (0..<11).map { (Double($0) * 100, "x") }
+        let keys = (0..<11).map { (Double($0) * 100, "x ") }
         let policy = DebouncePolicy.edges(wait: .milliseconds(500), leading: false, trailing: true, maxWait: .milliseconds(300))
         XCTAssertEqual(try requestTimes(policy, keys), [302, 602, 902, 1202])
     }
 
     func testThrottleSendsAtMostOncePerInterval() throws {
-        let keys = (0..<8).map { (Double($0) * 100, "x") }
+        let keys = (0..<8).map { (Double($0) * 100, "x ") }
         XCTAssertEqual(try requestTimes(.throttle(interval: .milliseconds(300)), keys), [2, 302, 602, 902])
     }
 
@@ -73,7 +74,7 @@ final class DebouncerTests: XCTestCase {
     /// A key touched at the very instant the timer fires: the touch was scheduled first and
     /// fires first, but its text lands 2 ms later, so the request does not carry it.
     func testTimerAndKeyAtTheSameInstant() throws {
-        var source = ArrayTraceSource([(0.0, "a"), (502.0, "b")].map {
+        var source = ArrayTraceSource([(0.0, "a "), (502.0, "b ")].map {
             TraceEvent(time: SimTime(milliseconds: $0.0), kind: .key(text: $0.1, touchUp: nil, point: nil))
         })
         var sink = ObservationBuffer()

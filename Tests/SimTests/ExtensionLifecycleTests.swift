@@ -254,7 +254,7 @@ final class ExtensionLifecycleTests: XCTestCase {
         config.debounce = .fixed(delay: .milliseconds(100))
         config.token = tokenConfig(refreshMs: 3000)
         // The request leaves at 11502 ms with generation 0, out of grace since 11 s.
-        let (sink, _) = try run(config, [key(11_400, "a")])
+        let (sink, _) = try run(config, [key(11_400, "a ")])
         let rejection = try XCTUnwrap(sink.extensionRecords.tokenRejections.first)
         XCTAssertEqual(sink.extensionRecords.tokenRejections.count, 1)
         XCTAssertEqual(rejection.reason, .expired)
@@ -274,7 +274,8 @@ final class ExtensionLifecycleTests: XCTestCase {
         config.debounce = .fixed(delay: .milliseconds(100))
         config.token = tokenConfig(refreshMs: 500)
         config.token.logoutAt = SimTime(milliseconds: 5_000)
-        let (sink, _) = try run(config, [key(1_000, "a"), key(6_000, "b"), key(7_000, "c"), key(12_000, "d")])
+        config.memory.cacheMegabytesPerWord = 0   // no kill: every word is its own request
+        let (sink, _) = try run(config, [key(1_000, "a "), key(6_000, "b "), key(7_000, "c "), key(12_000, "d ")])
         let logout = SimTime(milliseconds: 5_000)
         XCTAssertEqual(sink.requests.filter { $0.sent < logout }.map(\.outcome), [.answered])
         let after = sink.requests.filter { $0.sent >= logout }

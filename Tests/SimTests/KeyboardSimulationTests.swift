@@ -25,14 +25,36 @@ final class KeyboardSimulationTests: XCTestCase {
     }
 
     func testSentenceEndUsesTheShortTimerAndOtherEditsTheLongOne() throws {
-        // "Hi." lands at 202 ms: 400 ms later a request. " ok" lands at 1002 ms: 2 s later another.
-        let (sink, summary) = try run(exactConfig(), keys([(0, "H"), (100, "i"), (200, "."), (800, " "), (900, "o"), (1000, "k")]))
-        XCTAssertEqual(sink.requests.map(\.sent.milliseconds), [602, 3002])
+        // "Hi." lands at 202 ms: 400 ms later a request. " ok " lands at 1102 ms: 2 s later another.
+        let (sink, summary) = try run(exactConfig(), keys([(0, "H"), (100, "i"), (200, "."), (800, " "), (900, "o"), (1000, "k"),
+                                                           (1100, " ")]))
+        XCTAssertEqual(sink.requests.map(\.sent.milliseconds), [602, 3102])
         XCTAssertEqual(sink.requests.map(\.trigger), [.sentenceEnd, .idle])
-        XCTAssertEqual(sink.requests.map(\.characters), [3, 3])
-        XCTAssertEqual(sink.requests.map(\.end.milliseconds), [952, 3352])
+        XCTAssertEqual(sink.requests.map(\.characters), [3, 3], "'Hi.', then 'ok ': each request carries only what changed")
+        XCTAssertEqual(sink.requests.map(\.end.milliseconds), [952, 3452])
         XCTAssertEqual(summary.requests, 2)
-        XCTAssertEqual(sink.keys.map(\.latency), Array(repeating: .milliseconds(2), count: 6))
+        XCTAssertEqual(sink.keys.map(\.latency), Array(repeating: .milliseconds(2), count: 7))
+    }
+
+    /// The word at the cursor is being typed: the 2 s request waits for it to be finished.
+    func testTheHalfTypedWordIsNeverSent() throws {
+        var config = exactConfig()
+        config.debounce = .fixed(delay: .milliseconds(500))
+        let (sink, _) = try run(config, keys([(0, "I"), (100, " "), (200, "t"), (300, "y"), (400, "p"),
+                                              (3000, "e"), (3100, " ")]))
+        XCTAssertEqual(sink.requests.map(\.sent.milliseconds), [902, 3602], "'I' alone at 902 ms; 'type' once finished")
+        XCTAssertEqual(sink.requests.map(\.words), [1, 1])
+    }
+
+    /// A request goes out only when its text differs from what the cloud last saw.
+    func testTypingAndDeletingOrABackspaceOnAnEmptyFieldSendsNothing() throws {
+        var config = exactConfig()
+        config.debounce = .fixed(delay: .milliseconds(500))
+        let backspace = { (ms: Double) in TraceEvent(time: SimTime(milliseconds: ms), kind: .backspace(touchUp: nil, point: nil)) }
+        let key = { (ms: Double, text: String) in TraceEvent(time: SimTime(milliseconds: ms), kind: .key(text: text, touchUp: nil, point: nil)) }
+        let (sink, _) = try run(config, ArrayTraceSource([backspace(0), key(1000, "ok "), key(3000, "x"), backspace(3100),
+                                                          key(5000, " "), backspace(5100)]))
+        XCTAssertEqual(sink.requests.map(\.sent.milliseconds), [1502], "only 'ok' was ever new to the cloud")
     }
 
     func testTrailingWhitespaceAfterTheFullStopStillCountsAsASentenceEnd() throws {
@@ -45,7 +67,7 @@ final class KeyboardSimulationTests: XCTestCase {
         var config = exactConfig()
         config.debounce = .fixed(delay: .milliseconds(500))
         // Keys 300 ms apart keep re-arming; the only request goes 500 ms after the last.
-        let (sink, _) = try run(config, keys([(0, "a"), (300, "b"), (600, "c"), (900, "d")]))
+        let (sink, _) = try run(config, keys([(0, "a "), (300, "b "), (600, "c "), (900, "d ")]))
         XCTAssertEqual(sink.requests.map(\.sent.milliseconds), [1402])
         XCTAssertEqual(sink.requests.map(\.textVersion), [4])
     }
@@ -66,7 +88,7 @@ final class KeyboardSimulationTests: XCTestCase {
     func testTieBetweenTimerAndKeyFollowsSchedulingOrder() throws {
         var config = exactConfig()
         config.debounce = .fixed(delay: .milliseconds(98))
-        let (sink, _) = try run(config, keys([(0, "a"), (100, "b")]))
+        let (sink, _) = try run(config, keys([(0, "a "), (100, "b ")]))
         // "a" lands at 2 ms, timer at 100 ms; the "b" touch is also at 100 ms.
         XCTAssertEqual(sink.requests.map(\.sent.milliseconds), [100, 200])
         XCTAssertEqual(sink.requests.map(\.textVersion), [1, 2])

@@ -74,8 +74,8 @@ final class UnderlineProtocolTests: XCTestCase {
         XCTAssertFalse(slow.flicker, "shown for 2,347 ms: longer than the 1 s window")
     }
 
-    /// A stale answer is reconciled word by word: a word no longer where it was loses its
-    /// chip and is never changed.
+    /// A stale answer is reconciled word by word: a word the user edited closed its chip at
+    /// the edit, its verdict is lost, and the word is never changed.
     func testStaleAnswerNeverChangesTextThatMoved() throws {
         var config = certainConfig()
         config.underlines.acceptanceRate = 1
@@ -86,8 +86,9 @@ final class UnderlineProtocolTests: XCTestCase {
         typed += deletions
         typed += events("know ", every: 50, from: 1700)
         let sink = try run(config, typed, intended: "I know")
-        XCTAssertTrue(sink.requests.contains { $0.stale }, "an answer arrived for an older text")
-        XCTAssertTrue(sink.underlines.contains { $0.outcome == .dropped }, "the chip of the vanished word was dropped")
+        XCTAssertTrue(sink.requests.contains { $0.stale && $0.lostWords > 0 }, "an answer arrived for an older text and lost a word")
+        XCTAssertEqual(sink.underlines.first?.outcome, .edited, "the chip closed when the user deleted into its word")
+        XCTAssertEqual(sink.underlines.first?.end.milliseconds, 1352, "the first backspace took the space, the second the 'k'")
         XCTAssertTrue(sink.fixes.allSatisfy { !$0.applied || !$0.corrupted })
         XCTAssertFalse(sink.fixes.contains { $0.applied && $0.wordOrdinal == 1 && $0.underlineID == 0 })
     }

@@ -47,6 +47,9 @@ final class TraceRecorderTests: XCTestCase {
             (.dictationStop, ms(4000), .dictationStop),
             (.chipAccept(word: 1), ms(4100), .chipAccepted(wordIndex: 1)),
             (.chipAccept(), ms(4200), .chipAccepted(wordIndex: nil)),
+            (.field(.cleared, intended: "See you"), ms(4300), .field(FieldChange(.cleared, intendedText: "See you"))),
+            (.field(.opened, text: "Dear Ann,\n"), ms(4400), .field(FieldChange(.opened, text: "Dear Ann,\n"))),
+            (.field(.replaced), ms(4500), .field(FieldChange(.replaced))),
             (.keyboardHide, ms(5000), .keyboardHidden),
         ]
     }

@@ -149,7 +149,7 @@ extension RunMetric {
         charactersSentPer100Words, requestRoundTripMeanMs, underlineVerdictMeanMs, flickersPer100Words, corruptingFixes,
         dictationStopToTextMeanMs, micOnPerDictatedSecond, keystrokeSavings, keystrokeSavingsInTime, wordPredictionRate,
         touchTypoRatePlain, touchTypoRateShifted, touchPredictionsLateShare,
-    ] + extensionMetrics
+    ] + underlineMetrics + extensionMetrics
 
     /// The metric named `name`, if it is one of `all`.
     public static func named(_ name: String) -> RunMetric? { all.first { $0.name == name } }

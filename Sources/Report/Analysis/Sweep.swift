@@ -150,7 +150,7 @@ enum JobAnalysis {
         let row = try database.query("SELECT command, shard_count FROM jobs WHERE job_id = ?", [.integer(jobID)])
         guard let row = row.first, row[1] == .integer(1) else { return }
         switch row[0].textValue {
-        case "compare": try Comparison.write(database, jobID: jobID)
+        case "compare", "gate": try Comparison.write(database, jobID: jobID)
         case "sweep": try Sweep.write(database, jobID: jobID)
         default: break
         }

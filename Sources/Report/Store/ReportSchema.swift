@@ -2,7 +2,7 @@
 /// bump `version` whenever a change would make an older keysim misread a newer file.
 public enum ReportSchema {
     /// `PRAGMA user_version` of reports this build writes and reads.
-    public static let version = 3
+    public static let version = 4
     /// `PRAGMA application_id` of keysim reports: "ksim" in ASCII.
     public static let applicationID: Int32 = 0x6B73_696D
 
@@ -43,6 +43,7 @@ public enum ReportSchema {
         checks_of_vanished_words INTEGER NOT NULL,
         acceptances_without_chip INTEGER NOT NULL,
         acceptances_without_fix  INTEGER NOT NULL,
+        error_words_finished     INTEGER NOT NULL,
         wall_seconds    REAL NOT NULL
     );
     CREATE TABLE IF NOT EXISTS threads (
@@ -109,6 +110,7 @@ public enum ReportSchema {
         round_trip_ns   INTEGER NOT NULL,
         outcome         TEXT NOT NULL,
         stale           INTEGER NOT NULL,
+        lost_words      INTEGER NOT NULL,
         PRIMARY KEY (run_id, request_id)
     ) WITHOUT ROWID;
     CREATE TABLE IF NOT EXISTS fixes (

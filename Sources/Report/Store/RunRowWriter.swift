@@ -36,7 +36,7 @@ struct RunRowWriter {
         run = try insert("runs", ["batch_id", "scenario_name", "policy", "seed", "replication", "trace_index", "trace_path",
                                   "scenario_hash", "traces_hash", "keysim_version", "sim_end_ns", "events", "edits", "requests",
                                   "words", "characters", "checks_of_vanished_words", "acceptances_without_chip",
-                                  "acceptances_without_fix", "wall_seconds"])
+                                  "acceptances_without_fix", "error_words_finished", "wall_seconds"])
         thread = try insert("threads", ["run_id", "thread", "busy_ns"])
         // The three tables with a row per key or task go through multi-row inserts.
         keyRows = try BulkInsert(database, table: "keys", columns: ["run_id", "key_index", "edit", "touch_ns", "start_ns",
@@ -49,7 +49,7 @@ struct RunRowWriter {
                                               "time_to_underline_ns", "time_to_confirmation_ns"])
         request = try insert("requests", ["run_id", "request_id", "trigger", "sent_ns", "text_version", "characters", "words",
                                           "attempts", "timeouts", "offline_failures", "network_ns", "service_ns", "end_ns",
-                                          "round_trip_ns", "outcome", "stale"])
+                                          "round_trip_ns", "outcome", "stale", "lost_words"])
         fix = try insert("fixes", ["run_id", "underline_id", "word_ordinal", "accepted_ns", "applied", "corrupted", "strategy"])
         taskRows = try BulkInsert(database, table: "tasks", columns: ["run_id", "seq", "executor", "task_id", "kind", "tag",
                                                                       "release_ns", "start_ns", "finish_ns", "deadline_ns", "core",
@@ -80,7 +80,8 @@ struct RunRowWriter {
             .text(batch.tracesHash), .text(KeysimVersion.current), .integer(summary.endTime.nanoseconds),
             .integer(Int64(summary.eventsProcessed)), .integer(Int64(summary.edits)), .integer(Int64(summary.requests)),
             .integer(Int64(summary.words)), .integer(Int64(summary.characters)), .integer(Int64(counters.checksOfVanishedWords)),
-            .integer(Int64(counters.acceptancesWithoutChip)), .integer(Int64(counters.acceptancesWithoutFix)), .real(result.wallSeconds),
+            .integer(Int64(counters.acceptancesWithoutChip)), .integer(Int64(counters.acceptancesWithoutFix)),
+            .integer(Int64(counters.errorWordsFinished)), .real(result.wallSeconds),
         ])
         let runID = database.lastInsertRowID
         let observations = result.observations
@@ -130,7 +131,7 @@ struct RunRowWriter {
                 .integer(Int64(r.textVersion)), .integer(Int64(r.characters)), .integer(Int64(r.words)), .integer(Int64(r.attempts)),
                 .integer(Int64(r.timeouts)), .integer(Int64(r.offlineFailures)), .integer(r.networkRoundTrip.nanoseconds),
                 .integer(r.service.nanoseconds), .integer(r.end.nanoseconds), .integer(r.roundTrip.nanoseconds),
-                .text(r.outcome.rawValue), .integer(r.stale ? 1 : 0),
+                .text(r.outcome.rawValue), .integer(r.stale ? 1 : 0), .integer(Int64(r.lostWords)),
             ])
         }
         for f in observations.fixes {

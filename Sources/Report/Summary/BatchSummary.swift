@@ -34,12 +34,32 @@ public struct BatchSummary: Sendable, Equatable {
         public var suggestionsShown = 0
         public var suggestionsSuperseded = 0
         public var suggestionsTooLate = 0
+        /// Underlines shown, of either origin.
         public var underlinesShown = 0
+        /// Local underlines (the local checker's), shown or not yet.
+        public var localUnderlines = 0
+        /// Local underlines the cloud confirmed.
         public var confirmed = 0
+        /// Local underlines the cloud retracted.
         public var retracted = 0
+        /// Local underlines whose word the user edited, or that were dropped or closed with their field, before any verdict.
+        public var editedOrDropped = 0
+        /// Local underlines still open without a verdict at the end.
+        public var openWithoutVerdict = 0
         public var flickers = 0
         public var dropped = 0
+        /// Underlines the cloud found on its own.
         public var cloudFindings = 0
+        /// Shown underlines on real errors.
+        public var shownOnErrors = 0
+        /// Finished words that were errors.
+        public var errorWords = 0
+        /// Seconds that shown local underlines on correct words stayed visible: what speculation costs the user.
+        public var falseUnderlineSeconds = 0.0
+        /// Word finished to underline shown, for shown underlines on real errors, milliseconds.
+        public var errorUnderlineDelaysMs: [Double] = []
+        /// Answers that arrived after the text changed, and how many of them lost words.
+        public var staleLostWords = 0
         public var requests = 0
         public var requestsFailed = 0
         public var staleAnswers = 0
@@ -82,17 +102,30 @@ public struct BatchSummary: Sendable, Equatable {
                 if s.tooLate { c.suggestionsTooLate += 1 }
             }
             for u in o.underlines {
-                if u.shown != nil { c.underlinesShown += 1 }
-                if u.confirmed != nil { c.confirmed += 1 }
-                if u.outcome == .retracted && u.shown != nil { c.retracted += 1 }
+                if let shown = u.shown {
+                    c.underlinesShown += 1
+                    if u.trueError {
+                        c.shownOnErrors += 1
+                        c.errorUnderlineDelaysMs.append((shown - u.wordFinished).milliseconds)
+                    } else if u.origin == .local {
+                        c.falseUnderlineSeconds += (u.end - shown).milliseconds / 1000
+                    }
+                }
                 if u.flicker { c.flickers += 1 }
                 if u.outcome == .dropped { c.dropped += 1 }
-                if u.origin == .cloud { c.cloudFindings += 1 }
+                guard u.origin == .local else { c.cloudFindings += 1; continue }
+                c.localUnderlines += 1
+                if u.confirmed != nil { c.confirmed += 1 }
+                else if u.outcome == .retracted { c.retracted += 1 }
+                else if u.outcome == .open { c.openWithoutVerdict += 1 }
+                else if u.outcome != .killed { c.editedOrDropped += 1 }
             }
+            c.errorWords += result.summary.counters.errorWordsFinished
             for r in o.requests {
                 c.requests += 1
                 if r.outcome == .failed { c.requestsFailed += 1 }
                 if r.stale { c.staleAnswers += 1 }
+                if r.stale && r.lostWords > 0 { c.staleLostWords += 1 }
                 c.timeouts += r.timeouts
                 c.retries += r.attempts - 1
                 c.charactersSent += r.characters
@@ -119,6 +152,14 @@ public struct BatchSummary: Sendable, Equatable {
         typing = TypingFigures(results: results)
     }
 
+    /// The median of `values` as "N ms" or "N.N s", or "-".
+    private func medianMs(_ values: [Double]) -> String {
+        guard !values.isEmpty else { return "-" }
+        let sorted = values.sorted()
+        let median = sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+        return median < 1000 ? TextTable.fixed(median, 0) + " ms" : TextTable.fixed(median / 1000, 1) + " s"
+    }
+
     /// Budgets whose share over the limit exceeds the allowed share.
     public var failedBudgets: [LatencyRow] { latencies.filter { !$0.withinBudget } }
 
@@ -140,8 +181,9 @@ public struct BatchSummary: Sendable, Equatable {
         return table.render() + """
 
         suggestions  \(c.suggestionsShown) shown, \(c.suggestionsSuperseded) superseded, \(c.suggestionsTooLate) too late (\(share(c.suggestionsTooLate, c.suggestionsShown)))
-        underlines   \(c.underlinesShown) shown, \(c.confirmed) confirmed, \(c.retracted) retracted (\(share(c.retracted, c.underlinesShown))), \(c.flickers) flickers, \(c.dropped) dropped, \(c.cloudFindings) found by the cloud
-        requests     \(c.requests) (\(per100(c.requests)) per 100 words, \(per100(c.charactersSent)) characters per 100 words), \(c.timeouts) timeouts, \(c.retries) retries, \(c.requestsFailed) failed, \(c.staleAnswers) stale answers
+        underlines   \(c.localUnderlines) local: \(c.confirmed) confirmed, \(c.retracted) retracted (\(share(c.retracted, c.localUnderlines))), \(c.editedOrDropped) edited or dropped, \(c.openWithoutVerdict) open; \(c.cloudFindings) found by the cloud; \(c.flickers) flickers
+        accuracy     precision \(share(c.shownOnErrors, c.underlinesShown)) of \(c.underlinesShown) shown, recall \(share(min(c.shownOnErrors, c.errorWords), c.errorWords)) of \(c.errorWords) errors (shown \(medianMs(c.errorUnderlineDelaysMs)) after the word), false underlines \(c.words > 0 ? TextTable.fixed(100 * c.falseUnderlineSeconds / Double(c.words), 1) : "-") s visible per 100 words
+        requests     \(c.requests) (\(per100(c.requests)) per 100 words, \(per100(c.charactersSent)) characters per 100 words), \(c.timeouts) timeouts, \(c.retries) retries, \(c.requestsFailed) failed, \(c.staleAnswers) stale answers (\(c.staleAnswers - c.staleLostWords) reconciled, \(c.staleLostWords) lost words)
         fixes        \(c.fixesApplied) applied, \(c.fixesDropped) dropped, \(c.corruptingFixes) corrupting
 
         """ + (typing?.block() ?? "") + c.touches.lines() + extensionSummary.lines() + (c.dictations == 0 ? "" : """

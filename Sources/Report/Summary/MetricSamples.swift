@@ -22,6 +22,8 @@ public enum MetricSamples {
             return observations.underlines.compactMap { u in u.timeToUnderline.map { LatencySample(item: u.id, latency: $0) } }
         case .cloudConfirmation:
             return observations.underlines.compactMap { u in u.timeToConfirmation.map { LatencySample(item: u.id, latency: $0) } }
+        case .underlineVerdict:
+            return observations.underlines.compactMap { u in u.timeToVerdict.map { LatencySample(item: u.id, latency: $0) } }
         case .requestRoundTrip:
             return observations.requests.filter { $0.outcome == .answered }.map { LatencySample(item: $0.id, latency: $0.roundTrip) }
         case .dictationTapToRecording:
@@ -53,7 +55,7 @@ public enum MetricSamples {
             return s.waited > s.ran ? "waited \(ms(s.waited)) in thread queues (ran \(ms(s.ran)))" : "lookup, re-rank and draw ran \(ms(s.ran))"
         case .localUnderline:
             return "local check and chip drawing queued behind other work"
-        case .cloudConfirmation:
+        case .cloudConfirmation, .underlineVerdict:
             return "the cloud answered late (debounce wait plus round trip)"
         case .requestRoundTrip:
             guard let r = observations.requests.first(where: { $0.id == item }) else { return "" }

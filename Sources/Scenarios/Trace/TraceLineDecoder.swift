@@ -256,6 +256,17 @@ public struct TraceLineDecoder: Sendable {
                 throw TraceLineError(column: word.column, message: "\"word\" must not be negative (found \(index))")
             }
             return .chipAccepted(wordIndex: index)
+        case .field:
+            guard let changeToken = fields.token(.change) else {
+                throw TraceLineError(column: nil, message: "missing field \"change\" (cleared, replaced or opened)")
+            }
+            guard changeToken.kind == .string else { throw Self.wrongType(changeToken, "change", expected: "a string") }
+            guard let change = FieldChange.Change(rawValue: changeToken.string(in: line)) else {
+                throw TraceLineError(column: changeToken.column,
+                                     message: "unknown field change \(changeToken.sourceText(in: line)) (expected cleared, replaced or opened)")
+            }
+            return .field(FieldChange(change, text: try fields.optionalString(.text, in: line) ?? "",
+                                      intendedText: try fields.optionalString(.intended, in: line)))
         }
     }
 
@@ -494,6 +505,7 @@ extension TraceLineDecoder {
 /// The fields the decoder knows, header and events together.
 private enum Field: Int, CaseIterable {
     case t, type, text, up, x, y, offset, language, state, audio, transcript, onsetMs, lengthMs, word
+    case change, intended
     case keysim, version, name, intendedText, source
 
     /// The key on the wire.
@@ -513,6 +525,8 @@ private enum Field: Int, CaseIterable {
         case .onsetMs: "onsetMs"
         case .lengthMs: "lengthMs"
         case .word: "word"
+        case .change: "change"
+        case .intended: "intended"
         case .keysim: "keysim"
         case .version: "version"
         case .name: "name"
@@ -559,6 +573,7 @@ private enum Field: Int, CaseIterable {
             if matches("offset") { self = .offset }
             else if matches("keysim") { self = .keysim }
             else if matches("source") { self = .source }
+            else if matches("change") { self = .change }
             else { return nil }
         case 7:
             if matches("onsetMs") { self = .onsetMs }
@@ -567,6 +582,7 @@ private enum Field: Int, CaseIterable {
         case 8:
             if matches("language") { self = .language }
             else if matches("lengthMs") { self = .lengthMs }
+            else if matches("intended") { self = .intended }
             else { return nil }
         case 10: if matches("transcript") { self = .transcript } else { return nil }
         case 12: if matches("intendedText") { self = .intendedText } else { return nil }
@@ -578,7 +594,7 @@ private enum Field: Int, CaseIterable {
 /// The `type` values, matched against the line's bytes without building a string.
 private enum WireType {
     case key, backspace, suggestion, cursor, paste, keyboardShow, keyboardHide, language, network
-    case dictationStart, dictationStop, chipAccept
+    case dictationStart, dictationStop, chipAccept, field
 
     init?(_ token: JSONToken, in line: UnsafeBufferPointer<UInt8>) {
         if token.flag {
@@ -595,6 +611,7 @@ private enum WireType {
             case "dictation.start": self = .dictationStart
             case "dictation.stop": self = .dictationStop
             case "chip.accept": self = .chipAccept
+            case "field": self = .field
             default: return nil
             }
             return
@@ -614,6 +631,7 @@ private enum WireType {
         else if matches("dictation.start") { self = .dictationStart }
         else if matches("dictation.stop") { self = .dictationStop }
         else if matches("chip.accept") { self = .chipAccept }
+        else if matches("field") { self = .field }
         else { return nil }
     }
 }

@@ -80,6 +80,10 @@ public struct TraceLineEncoder: Sendable {
             }
         case let .chipAccepted(wordIndex):
             if let wordIndex { writer.key("word"); writer.raw(String(wordIndex)) }
+        case let .field(field):
+            writer.key("change"); writer.string(field.change.rawValue)
+            if !field.text.isEmpty { writer.key("text"); writer.string(field.text) }
+            if let intended = field.intendedText { writer.key("intended"); writer.string(intended) }
         }
         writer.close()
         bytes = writer.bytes

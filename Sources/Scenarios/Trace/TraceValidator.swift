@@ -81,7 +81,8 @@ public struct TraceValidation: Sendable {
 ///   `dictation.start` while another dictation is still running;
 /// - a dictation still running at the end of the trace is a warning (a recording cut short
 ///   ends like that);
-/// - a WAV file named by `audio` must exist beside the trace and be PCM.
+/// - a WAV file named by `audio` must exist beside the trace and be PCM;
+/// - a `field` event that clears the field but carries `text` is a warning.
 ///
 /// A bad line does not stop the check: the next line is read as usual (a line with an error
 /// does not count as the previous event, so one bad time is reported once). A damaged zstd
@@ -184,6 +185,9 @@ public enum TraceValidator {
                                         message: "dictation.stop without a dictation.start before it"))
                 }
                 dictationStartLine = nil
+            case .field(let field) where field.change == .cleared && !field.text.isEmpty:
+                report(TraceProblem(.warning, file: path, line: number,
+                                    message: "a cleared field has no text; \"text\" is ignored (use \"opened\" or \"replaced\" for a field with text)"))
             default:
                 break
             }

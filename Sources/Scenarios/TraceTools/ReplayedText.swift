@@ -3,7 +3,8 @@ import Sim
 /// The text a trace types, rebuilt event by event: keys and pastes insert at the cursor,
 /// backspace deletes the grapheme cluster before it, a suggestion replaces the word before
 /// the cursor, cursor moves count grapheme clusters, and a dictation's transcript is
-/// inserted when the dictation stops. Chip accepts, keyboard, language and network events
+/// inserted when the dictation stops, and a field event replaces the whole text by the new
+/// field's text (empty when cleared). Chip accepts, keyboard, language and network events
 /// leave the text alone (a trace does not record what a chip changed).
 ///
 /// The rules are those of "Rebuilding the text" in `docs/trace-format.md`; `trace stats`,
@@ -49,9 +50,18 @@ public struct ReplayedText: Sendable {
         case .dictationStop:
             if let transcript = pendingTranscript { insert(transcript) }
             pendingTranscript = nil
+        case .field(let field):
+            replaceField(with: field.text)
         case .keyboardShown, .keyboardHidden, .languageSwitch, .network, .chipAccepted:
             break
         }
+    }
+
+    /// Replaces the whole field by `text`, with the cursor at its end (a `field` event).
+    public mutating func replaceField(with text: String) {
+        before = text
+        afterReversed = []
+        cursorOffset = text.count
     }
 
     /// Inserts `inserted` at the cursor. An insertion can merge with the cluster before it

@@ -1,7 +1,7 @@
 import Sim
 
 /// Anonymises traces: every text a trace holds — key text, suggestions, pastes, dictation
-/// transcripts and the header's intended text — goes through one `TextAnonymizer`, so the
+/// transcripts, a field's text and intended text, and the header's intended text — goes through one `TextAnonymizer`, so the
 /// same letter becomes the same letter everywhere and the trace still rebuilds a consistent
 /// text. Times, touch points, cursor moves and everything else stay as they are.
 public struct TraceAnonymizer: Sendable {
@@ -35,6 +35,10 @@ public struct TraceAnonymizer: Sendable {
         case let .dictationStart(.inline(onset, length, transcript)):
             result.kind = .dictationStart(audio: .inline(onset: onset, length: length,
                                                          transcript: transcript.map { text.anonymize($0) }))
+        case .field(var field):
+            field.text = text.anonymize(field.text)
+            field.intendedText = field.intendedText.map { text.anonymize($0) }
+            result.kind = .field(field)
         case .backspace, .cursorMove, .keyboardShown, .keyboardHidden, .languageSwitch, .network,
              .dictationStop, .chipAccepted:
             break

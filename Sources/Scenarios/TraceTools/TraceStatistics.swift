@@ -13,9 +13,20 @@ import Sim
 ///   words are runs of characters other than white space, as in the keyboard model.
 /// - Dictation time runs from each `dictation.start` to its `dictation.stop` (or to the
 ///   last event when the trace ends first).
+/// - A `field` event ends a field and starts the next: words and sentences add up over the
+///   fields (less the text a field opened with). Each field in which something was typed
+///   and whose intended text is known (the header's for the first field, a field event's
+///   `intended` for the next) is compared with it: the errors left are the minimal
+///   word-level edit distance and the minimum string distance over characters.
+/// - Gaps are the times between consecutive edits (key, backspace, suggestion, paste),
+///   across hides and field changes too, but not across a dictation: the pause structure
+///   counts the gaps over 400 ms, 1 s and 2 s and the longest one.
 public struct TraceStatistics: Sendable {
     /// An interval longer than this is a pause, not typing: 5 s.
     public static let pauseNanos: Int64 = 5_000_000_000
+    /// The gap lengths the pause structure counts: 400 ms (the debounce after a sentence
+    /// end), 1 s and 2 s (the debounce otherwise).
+    public static let gapThresholdsNanos: [Int64] = [400_000_000, 1_000_000_000, 2_000_000_000]
 
     /// The trace's header.
     public let header: TraceHeader
@@ -42,12 +53,36 @@ public struct TraceStatistics: Sendable {
     /// The text the trace types.
     public private(set) var text = ReplayedText()
 
+    /// Gaps between edits longer than each of `gapThresholdsNanos`.
+    public private(set) var gapCounts = [Int](repeating: 0, count: TraceStatistics.gapThresholdsNanos.count)
+    /// The longest gap between two edits, in nanoseconds.
+    public private(set) var longestGapNanos: Int64 = 0
+    /// Fields typed in (a field event starts a new one).
+    public private(set) var fieldCount = 1
+    /// Words left wrong: the word-level edit distance, summed over the fields compared.
+    public private(set) var wordErrorsLeft = 0
+    /// Intended words of the fields compared.
+    public private(set) var intendedWordsCompared = 0
+    /// Characters left wrong: the minimum string distance, summed over the fields compared.
+    public private(set) var characterErrorsLeft = 0
+    /// Intended characters of the fields compared (their longer side, as the error rate's
+    /// denominator).
+    public private(set) var charactersCompared = 0
+
     private var lastTapTime: SimTime?
+    private var lastEditTime: SimTime?
     private var dictationStartTime: SimTime?
+    private var closedWords = 0
+    private var closedSentences = 0
+    private var closedCharacters = 0
+    private var openingText = ""
+    private var fieldIntendedText: String?
+    private var lastFieldClosed = false
 
     /// Starts the statistics of a trace with `header`.
     public init(header: TraceHeader) {
         self.header = header
+        fieldIntendedText = header.intendedText
     }
 
     /// Adds the next event of the trace.
@@ -56,19 +91,30 @@ public struct TraceStatistics: Sendable {
         countsByType[Self.typeIndex(event.kind)] += 1
         if firstTime == nil { firstTime = event.time }
         lastTime = event.time
+        if case .field(let field) = event.kind {
+            closeField()
+            fieldCount += 1
+            openingText = field.text
+            fieldIntendedText = field.intendedText
+        }
         text.apply(event.kind)
         switch event.kind {
         case .key(let inserted, _, _):
             keyTaps += 1
             keyCharacters += inserted.count
             tap(at: event.time)
+            edit(at: event.time)
         case .backspace:
             backspaceTaps += 1
             tap(at: event.time)
+            edit(at: event.time)
+        case .suggestionPicked, .paste:
+            edit(at: event.time)
         case .keyboardHidden:
             lastTapTime = nil
         case .dictationStart:
             lastTapTime = nil
+            lastEditTime = nil
             closeDictation(at: event.time)
             dictationCount += 1
             dictationStartTime = event.time
@@ -87,6 +133,32 @@ public struct TraceStatistics: Sendable {
         lastTapTime = time
     }
 
+    private mutating func edit(at time: SimTime) {
+        if let last = lastEditTime {
+            let gap = (time - last).nanoseconds
+            longestGapNanos = max(longestGapNanos, gap)
+            for (index, threshold) in Self.gapThresholdsNanos.enumerated() where gap > threshold {
+                gapCounts[index] += 1
+            }
+        }
+        lastEditTime = time
+    }
+
+    /// Adds the current field's words and, when it was typed in and its intended text is
+    /// known, its errors.
+    private mutating func closeField() {
+        let final = text.text
+        closedWords += max(0, TextCounts.words(final) - TextCounts.words(openingText))
+        closedSentences += max(0, TextCounts.sentences(final) - TextCounts.sentences(openingText))
+        closedCharacters += max(0, final.count - openingText.count)
+        guard final != openingText, let intended = fieldIntendedText,
+              let characters = WordAlignment.characterDistance(typed: final, intended: intended) else { return }
+        wordErrorsLeft += WordAlignment.distance(typed: final, intended: intended)
+        intendedWordsCompared += TextCounts.words(intended)
+        characterErrorsLeft += characters
+        charactersCompared += max(final.count, intended.count)
+    }
+
     private mutating func closeDictation(at time: SimTime) {
         if let start = dictationStartTime { dictationNanos += (time - start).nanoseconds }
         dictationStartTime = nil
@@ -96,6 +168,10 @@ public struct TraceStatistics: Sendable {
     public func finished() -> TraceStatistics {
         var copy = self
         if let lastTime { copy.closeDictation(at: lastTime) }
+        if !copy.lastFieldClosed {
+            copy.closeField()
+            copy.lastFieldClosed = true
+        }
         return copy
     }
 
@@ -123,11 +199,38 @@ public struct TraceStatistics: Sendable {
         return taps == 0 ? nil : Double(backspaceTaps) / Double(taps)
     }
 
-    /// Words of the rebuilt text.
-    public var words: Int { TextCounts.words(text.text) }
+    /// Words typed, over all fields.
+    public var words: Int {
+        lastFieldClosed ? closedWords : closedWords + max(0, TextCounts.words(text.text) - TextCounts.words(openingText))
+    }
 
-    /// Sentences of the rebuilt text.
-    public var sentences: Int { TextCounts.sentences(text.text) }
+    /// Sentences typed, over all fields.
+    public var sentences: Int {
+        lastFieldClosed ? closedSentences
+            : closedSentences + max(0, TextCounts.sentences(text.text) - TextCounts.sentences(openingText))
+    }
+
+    /// Characters typed, over all fields.
+    public var characters: Int {
+        lastFieldClosed ? closedCharacters : closedCharacters + max(0, text.count - openingText.count)
+    }
+
+    /// Gaps over each of `gapThresholdsNanos` per 100 words; `nil` without words.
+    public var gapsPer100Words: [Double]? {
+        guard words > 0 else { return nil }
+        return gapCounts.map { Double($0) * 100 / Double(words) }
+    }
+
+    /// Words left wrong per intended word compared; `nil` when no field was compared.
+    public var wordErrorRate: Double? {
+        intendedWordsCompared == 0 ? nil : Double(wordErrorsLeft) / Double(intendedWordsCompared)
+    }
+
+    /// Characters left wrong per character compared (Soukoreff and MacKenzie's uncorrected
+    /// error rate); `nil` when no field was compared.
+    public var characterErrorRate: Double? {
+        charactersCompared == 0 ? nil : Double(characterErrorsLeft) / Double(charactersCompared)
+    }
 
     /// The position of a kind's wire name in `TraceEvent.Kind.wireNames`.
     static func typeIndex(_ kind: TraceEvent.Kind) -> Int {
@@ -144,6 +247,7 @@ public struct TraceStatistics: Sendable {
         case .dictationStart: 9
         case .dictationStop: 10
         case .chipAccepted: 11
+        case .field: 12
         }
     }
 }

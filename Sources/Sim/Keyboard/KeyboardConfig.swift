@@ -165,8 +165,27 @@ public struct CloudConfig: Sendable, Equatable {
     public var recall: Double = 0.97
     /// Share of correct words it flags.
     public var falsePositiveRate: Double = 0.005
+    /// What happens to a pending debounce and to requests in flight when the keyboard is
+    /// hidden. `cancel` by default: iOS suspends a hidden keyboard extension within moments,
+    /// so its timers would not fire and no answer could be shown; a request then would cost
+    /// tokens for text the user already sent or left.
+    public var whenHidden: PendingWorkRule = .cancel
+    /// The same when the text field changes (a message sent, another field): `cancel` by
+    /// default, since the text the timer was armed for, and every answer's words, are gone.
+    public var whenFieldChanges: PendingWorkRule = .cancel
     /// Creates the default cloud.
     public init() {}
+}
+
+/// What the cloud client does with pending work when the keyboard hides or the field changes.
+public enum PendingWorkRule: String, Sendable, Equatable, CaseIterable {
+    /// The pending debounce is cancelled and requests in flight are abandoned (their answers
+    /// are ignored); their text is sent again after the next edit.
+    case cancel
+    /// The pending debounce fires at once; requests in flight go on.
+    case send
+    /// Nothing changes: timers run on and requests go on, as if the keyboard were still up.
+    case keep
 }
 
 /// How underlines are shown and fixes applied.
@@ -208,6 +227,8 @@ public enum LatencyMetric: String, Sendable, Equatable, CaseIterable {
     case localUnderline = "local-underline"
     /// Word finished to the cloud confirming its local underline.
     case cloudConfirmation = "cloud-confirmation"
+    /// Word finished to the cloud's verdict on its local underline, confirmed or retracted.
+    case underlineVerdict = "underline-verdict"
     /// Request sent to its answer.
     case requestRoundTrip = "request-round-trip"
     /// Dictation: mic tap to recording (a cold start opens the app first).

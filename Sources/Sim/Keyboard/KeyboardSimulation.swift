@@ -87,9 +87,15 @@ public struct KeyboardSimulation {
                 }
                 try handle(traceEvent, into: &sink)
                 if reservation == nil { traceEnded(into: &sink) }
+                #if KEYSIM_INTERNAL_CHECKS
+                checkInvariants()
+                #endif
                 continue
             }
             handle(event, into: &sink)
+            #if KEYSIM_INTERNAL_CHECKS
+            checkInvariants()
+            #endif
         }
         return finish(into: &sink)
     }
@@ -118,7 +124,8 @@ public struct KeyboardSimulation {
                                   counters: .init(checksOfVanishedWords: counters.checksOfVanishedWords,
                                                   reflaggedWords: counters.reflaggedWords,
                                                   acceptancesWithoutChip: counters.acceptancesWithoutChip,
-                                                  acceptancesWithoutFix: counters.acceptancesWithoutFix),
+                                                  acceptancesWithoutFix: counters.acceptancesWithoutFix,
+                                                  errorWordsFinished: counters.errorWordsFinished),
                                   typingQuality: quality?.finish(finalText: io.text, keystrokes: io.editsTouched))
     }
 
@@ -145,10 +152,14 @@ public struct KeyboardSimulation {
             finishTask(on: thread, wake, into: &sink)
         case .cloud(let cloudEvent):
             if let answered = cloud.handle(cloudEvent, at: io.now, io: &io, sink: &sink) {
-                underlines.reconcile(answered.words, sent: answered.sent, verdicts: cloud.verdicts, io: &io, sink: &sink)
+                // An answer about a field that is gone finds none of its words.
+                let lost = cloud.isCurrent(answered)
+                    ? underlines.reconcile(answered.words, sent: answered.sent, verdicts: cloud.verdicts, io: &io, sink: &sink)
+                    : answered.words.count
+                cloud.recordAnswer(answered, lostWords: lost, io: io, sink: &sink)
             }
         case .underlines(let underlineEvent):
-            if underlines.handle(underlineEvent, at: io.now, io: &io, sink: &sink) == .textChanged { cloud.edited(io: &io) }
+            if underlines.handle(underlineEvent, at: io.now, io: &io, sink: &sink) == .textChanged { fixApplied() }
         case .process(let processEvent):
             apply(process.handle(processEvent, at: io.now, io: &io, sink: &sink), into: &sink)
         case .dictation(let dictationEvent):
@@ -172,7 +183,7 @@ public struct KeyboardSimulation {
             io.network.force(condition)
             process.networkChanged(condition, io: &io, sink: &sink)
         case .chipAccepted(let wordIndex):
-            if underlines.acceptFromTrace(wordIndex: wordIndex, io: &io, sink: &sink) == .textChanged { cloud.edited(io: &io) }
+            if underlines.acceptFromTrace(wordIndex: wordIndex, io: &io, sink: &sink) == .textChanged { fixApplied() }
         case .dictationStart(.inline(let onset, let length, let transcript)):
             apply(dictation.tapStart(at: io.now, speech: (onset, length, transcript)), into: &sink)
         case .dictationStart(.wavFile(let path, _)):
@@ -181,10 +192,27 @@ public struct KeyboardSimulation {
             apply(try dictation.tapStop(at: io.now), into: &sink)
         case .languageSwitch(let language):
             apply(process.switchLanguage(language, io: &io, sink: &sink), into: &sink)
-        case .cursorMove, .keyboardShown, .keyboardHidden:
-            // The typing model edits at the end of the text; these do not change its timing.
+        case .cursorMove(let offset):
+            io.text.moveCursor(byCharacters: offset)
+            underlines.cursorMoved(touch: event.time, io: &io)
+        case .keyboardHidden:
+            cloud.keyboardHidden(io: &io, sink: &sink)
+        case .keyboardShown:
             break
+        case .field(let change):
+            // The old field's pending work is settled while its text is still there; then
+            // its chips close, and the new field's text replaces it.
+            cloud.fieldChanging(io: &io, sink: &sink)
+            underlines.fieldChanged(intendedText: change.intendedText, io: &io, sink: &sink)
+            io.text.replaceAll(with: change.text)
+            cloud.fieldChanged(io: io)
         }
+    }
+
+    /// An accepted fix rewrote the text: the words of requests in flight follow, and the debounce hears of it.
+    private mutating func fixApplied() {
+        cloud.follow(io.text.lastEdit, io: io)
+        cloud.edited(io: &io)
     }
 
     // MARK: - Keys: the router's own work
@@ -253,6 +281,7 @@ public struct KeyboardSimulation {
     /// caches (which may kill the extension), the touch model's next prediction.
     private mutating func keyLanded<Sink: ObservationSink>(_ key: KeyTask, start: SimTime, into sink: inout Sink) {
         let inserted = landEdit(key.edit)
+        cloud.follow(io.text.lastEdit, io: io)
         if hasQuality {
             let typed: UInt8? = if case .insertASCII(let byte) = key.edit { byte } else { nil }
             quality!.editLanded(keyIndex: key.index, text: io.text, insertedASCII: typed)
@@ -260,7 +289,7 @@ public struct KeyboardSimulation {
         sink.recordKey(KeyObservation(index: key.index, edit: key.edit.kind, touch: key.touch, start: start,
                                         inserted: io.now, ahead: key.ahead))
         suggestions.edited(keyIndex: key.index, touch: key.touch, io: &io, sink: &sink)
-        underlines.edited(touch: key.touch, io: &io)
+        underlines.edited(key.edit.kind, touch: key.touch, io: &io, sink: &sink)
         cloud.edited(io: &io)
         if io.text.endsToken { apply(process.wordFinished(io: &io, sink: &sink), into: &sink) }
         if hasTouchModel {
@@ -329,6 +358,8 @@ public struct KeyboardSimulation {
             case .insertText(let text, _):
                 guard let text, !text.isEmpty else { continue }
                 io.text.insert(text)
+                cloud.follow(io.text.lastEdit, io: io)
+                underlines.edited(.insert, touch: io.now, io: &io, sink: &sink)
                 cloud.edited(io: &io)
             case .record(let observation):
                 sink.record(.dictation(observation))

@@ -35,6 +35,9 @@ public struct ReplicationSummary: Sendable, Equatable {
         public var acceptancesWithoutChip = 0
         /// Accepted chips that had no fix to apply (no intended text known).
         public var acceptancesWithoutFix = 0
+        /// Finished words that were errors, as the local checker met them: the share of them
+        /// underlined is the underlines' recall.
+        public var errorWordsFinished = 0
     }
     /// The suggestion bar's quality, when a dictionary was configured.
     public var typingQuality: TypingQuality? = nil

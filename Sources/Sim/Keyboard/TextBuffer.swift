@@ -1,6 +1,10 @@
-/// The document text as the keyboard extension sees it, with a version that every edit bumps.
+/// The document text as the keyboard extension sees it, with a cursor and a version that
+/// every edit bumps.
 ///
-/// Edits happen at the end of the text, where the replayed cursor is. Counts are in grapheme
+/// Edits happen at the cursor. While the cursor is at the end of the text — nearly always —
+/// every edit takes a fast path at the end; an edit elsewhere splices the text in O(text).
+/// `lastEdit` says what the latest edit replaced, so that anchors (underlines, the words of
+/// requests in flight) can follow their words. Counts are in grapheme
 /// clusters (`Character`s), as `deleteBackward()` removes them; the grapheme count, the token
 /// (word) starts and the start of the last cluster are kept incrementally, so a key costs
 /// O(key), not O(text).
@@ -27,13 +31,21 @@ public struct TextBuffer: Sendable, Equatable {
     public private(set) var tokenStarts: [Int] = []
     /// The UTF-8 offset where the last grapheme cluster starts (0 when the text is empty).
     private var lastClusterStart: Int = 0
+    /// The cursor, as a UTF-8 offset on a cluster boundary.
+    public private(set) var cursorUTF8: Int = 0
+    /// What the latest edit did.
+    public private(set) var lastEdit = TextEdit(atUTF8: 0, removedUTF8: 0, insertedUTF8: 0)
 
-    /// Creates a buffer holding `text`.
+    /// Creates a buffer holding `text`, the cursor at its end.
     public init(_ text: String = "") {
         if !text.isEmpty { insert(text) }
         version = 0
         dirtyFromUTF8 = utf8.count
+        lastEdit = TextEdit(atUTF8: 0, removedUTF8: 0, insertedUTF8: 0)
     }
+
+    /// Whether the cursor is at the end of the text (the fast paths).
+    @inline(__always) public var isCursorAtEnd: Bool { cursorUTF8 == utf8.count }
 
     /// The text. Builds a `String`: O(text).
     public var text: String { String(decoding: utf8, as: UTF8.self) }
@@ -43,9 +55,10 @@ public struct TextBuffer: Sendable, Equatable {
 
     // MARK: - Edits
 
-    /// Appends text at the end.
+    /// Inserts text at the cursor, which moves past it.
     public mutating func insert(_ inserted: String) {
         guard !inserted.isEmpty else { return }
+        guard isCursorAtEnd else { return splice(removingCharactersBeforeCursor: 0, inserting: inserted) }
         if inserted.utf8.count == 1, let byte = inserted.utf8.first, insertASCII(byte) { return }
         // Appending can merge with the last cluster (a combining mark, a skin tone, a ZWJ
         // sequence): count the clusters of the joined tail, from the last cluster's start,
@@ -66,6 +79,8 @@ public struct TextBuffer: Sendable, Equatable {
         let lastUnchanged = oldLast != nil && tail.first == oldLast
         dirtyFromUTF8 = min(dirtyFromUTF8, lastUnchanged ? tailOffset + oldLast!.utf8.count : tailOffset)
         version += 1
+        lastEdit = TextEdit(atUTF8: utf8.count - inserted.utf8.count, removedUTF8: 0, insertedUTF8: inserted.utf8.count)
+        cursorUTF8 = utf8.count
     }
 
     /// Appends one ASCII character, the common case, in O(1) without Unicode tables.
@@ -73,7 +88,7 @@ public struct TextBuffer: Sendable, Equatable {
     /// cluster: after a non-ASCII byte (a prepended mark), or as the LF of a CR LF pair.
     @discardableResult
     public mutating func insertASCII(_ byte: UInt8) -> Bool {
-        guard byte < 0x80, byte != 0x0A else { return false }
+        guard byte < 0x80, byte != 0x0A, isCursorAtEnd else { return false }
         let previous = utf8.last
         if let previous, previous >= 0x80 { return false }
         let offset = utf8.count
@@ -84,40 +99,96 @@ public struct TextBuffer: Sendable, Equatable {
         count += 1
         dirtyFromUTF8 = min(dirtyFromUTF8, offset)
         version += 1
+        lastEdit = TextEdit(atUTF8: offset, removedUTF8: 0, insertedUTF8: 1)
+        cursorUTF8 = offset + 1
         return true
     }
 
-    /// Removes the last grapheme cluster, as `deleteBackward()` does. On empty text nothing
-    /// changes, but the key was still handled and counts as an edit.
+    /// Removes the grapheme cluster before the cursor, as `deleteBackward()` does. At the
+    /// start of the text nothing changes, but the key was still handled and counts as an edit.
     public mutating func deleteBackward() {
+        guard isCursorAtEnd else { return splice(removingCharactersBeforeCursor: 1, inserting: "") }
+        let before = utf8.count
         if count > 0 {
             removeLastCluster()
             dirtyFromUTF8 = min(dirtyFromUTF8, utf8.count)
             while let last = tokenStarts.last, last >= utf8.count { tokenStarts.removeLast() }
         }
         version += 1
+        lastEdit = TextEdit(atUTF8: utf8.count, removedUTF8: before - utf8.count, insertedUTF8: 0)
+        cursorUTF8 = utf8.count
     }
 
-    /// Replaces the last token by `word`, as picking a suggestion does.
+    /// Replaces the token before the cursor by `word`, as picking a suggestion does.
     public mutating func replaceCurrentWord(with word: String) {
+        guard isCursorAtEnd else {
+            let before = string(utf8: 0..<cursorUTF8)
+            let kept = before.reversed().drop { !Self.isWhitespace($0) }.count
+            return splice(removingCharactersBeforeCursor: before.count - kept, inserting: word)
+        }
+        let before = utf8.count
         while let last = lastCharacter, !Self.isWhitespace(last) { removeLastCluster() }
         while let last = tokenStarts.last, last >= utf8.count { tokenStarts.removeLast() }
         dirtyFromUTF8 = min(dirtyFromUTF8, utf8.count)
+        let start = utf8.count
+        cursorUTF8 = start
         insert(word)
+        lastEdit = TextEdit(atUTF8: start, removedUTF8: before - start, insertedUTF8: word.utf8.count)
     }
 
-    /// Replaces the whole text (a fix applied through the text proxy). Recomputes the tokens.
-    public mutating func replaceAll(with newText: String) {
+    /// Replaces the whole text (a fix applied through the text proxy, a field opened with
+    /// text in it). Recomputes the tokens; the cursor goes to `cursorUTF8`, the end by default.
+    public mutating func replaceAll(with newText: String, cursorUTF8 newCursor: Int? = nil) {
         let oldDirty = dirtyFromUTF8
         let oldVersion = version
-        let prefix = Self.commonPrefixUTF8(text, newText)
+        let old = text
+        let prefix = Self.commonPrefixUTF8(old, newText)
+        let suffix = min(Self.commonSuffixUTF8(old, newText), min(old.utf8.count, newText.utf8.count) - prefix)
         utf8 = []
         count = 0
         tokenStarts = []
         lastClusterStart = 0
+        cursorUTF8 = 0
         insert(newText)
         version = oldVersion + 1
         dirtyFromUTF8 = min(oldDirty, prefix)
+        lastEdit = TextEdit(atUTF8: prefix, removedUTF8: old.utf8.count - prefix - suffix,
+                            insertedUTF8: newText.utf8.count - prefix - suffix)
+        if let newCursor {
+            precondition(newCursor >= 0 && newCursor <= utf8.count, "the cursor stays inside the text")
+            cursorUTF8 = newCursor
+        }
+    }
+
+    /// Moves the cursor by `offset` grapheme clusters (negative: towards the start), stopping
+    /// at either end. Not an edit: the version does not change.
+    public mutating func moveCursor(byCharacters offset: Int) {
+        guard offset != 0 else { return }
+        if offset < 0 {
+            let before = string(utf8: 0..<cursorUTF8)
+            cursorUTF8 -= before.reversed().prefix(-offset).reduce(0) { $0 + $1.utf8.count }
+        } else {
+            let after = string(utf8: cursorUTF8..<utf8.count)
+            cursorUTF8 += after.prefix(offset).reduce(0) { $0 + $1.utf8.count }
+        }
+    }
+
+    /// An edit away from the end: the text is rebuilt around the cursor. O(text).
+    private mutating func splice(removingCharactersBeforeCursor removed: Int, inserting inserted: String) {
+        let before = string(utf8: 0..<cursorUTF8), after = string(utf8: cursorUTF8..<utf8.count)
+        let kept = String(before.dropLast(removed))
+        let removedUTF8 = before.utf8.count - kept.utf8.count
+        let oldDirty = dirtyFromUTF8, oldVersion = version
+        utf8 = []
+        count = 0
+        tokenStarts = []
+        lastClusterStart = 0
+        cursorUTF8 = 0
+        insert(kept + inserted + after)
+        version = oldVersion + 1
+        dirtyFromUTF8 = min(oldDirty, kept.utf8.count)
+        lastEdit = TextEdit(atUTF8: kept.utf8.count, removedUTF8: removedUTF8, insertedUTF8: inserted.utf8.count)
+        cursorUTF8 = kept.utf8.count + inserted.utf8.count
     }
 
     /// Marks the current text as sent; later edits start a new dirty range.
@@ -208,14 +279,14 @@ public struct TextBuffer: Sendable, Equatable {
     }
 
     /// Whether the last character is white space right after a non-space: a token just ended.
-    public var endsToken: Bool {
+    private var endsTokenAtEnd: Bool {
         if let (beforeLast, last) = lastTwoASCII { return Self.isASCIIWhitespace(last) && !Self.isASCIIWhitespace(beforeLast) }
         guard let last = lastCharacter, last.isWhitespace, let beforeLast = characterBeforeLast else { return false }
         return !beforeLast.isWhitespace
     }
 
     /// Whether the text, ignoring trailing white space, ends with `.`, `!` or `?`.
-    public var endsSentence: Bool {
+    private var endsSentenceAtEnd: Bool {
         for byte in utf8.reversed() {
             if byte >= 0x80 { break }
             if Self.isASCIIWhitespace(byte) { continue }
@@ -236,7 +307,7 @@ public struct TextBuffer: Sendable, Equatable {
 
     /// Whether the last character just ended a word: white space or punctuation right after
     /// a letter or digit.
-    public var endsWord: Bool {
+    private var endsWordAtEnd: Bool {
         if let (beforeLast, last) = lastTwoASCII {
             return (Self.isASCIIWhitespace(last) || Self.isASCIIPunctuationCategory(last)) && Self.isASCIIAlphanumeric(beforeLast)
         }
@@ -247,7 +318,7 @@ public struct TextBuffer: Sendable, Equatable {
 
     /// Whether the last character just ended a sentence: `.`, `!` or `?` right after a letter
     /// or digit.
-    public var justEndedSentence: Bool {
+    private var justEndedSentenceAtEnd: Bool {
         if let (beforeLast, last) = lastTwoASCII {
             return (last == 0x2E || last == 0x21 || last == 0x3F) && Self.isASCIIAlphanumeric(beforeLast)
         }
@@ -431,4 +502,80 @@ public struct TextBuffer: Sendable, Equatable {
         }
         return length
     }
+
+    /// The UTF-8 length of the longest common suffix of two strings, in whole characters.
+    private static func commonSuffixUTF8(_ a: String, _ b: String) -> Int {
+        var length = 0
+        for (x, y) in zip(a.reversed(), b.reversed()) {
+            guard x == y else { break }
+            length += x.utf8.count
+        }
+        return length
+    }
 }
+
+extension TextBuffer {
+    /// The text before the cursor, as a buffer of its own (only when the cursor is not at the end).
+    private var beforeCursor: TextBuffer { TextBuffer(string(utf8: 0..<cursorUTF8)) }
+
+    /// Whether the character before the cursor is white space right after a non-space: a token just ended.
+    public var endsToken: Bool { isCursorAtEnd ? endsTokenAtEnd : beforeCursor.endsTokenAtEnd }
+
+    /// Whether the text before the cursor, ignoring trailing white space, ends with `.`, `!` or `?`.
+    public var endsSentence: Bool { isCursorAtEnd ? endsSentenceAtEnd : beforeCursor.endsSentenceAtEnd }
+
+    /// Whether the character before the cursor just ended a word: white space or punctuation
+    /// right after a letter or digit.
+    public var endsWord: Bool { isCursorAtEnd ? endsWordAtEnd : beforeCursor.endsWordAtEnd }
+
+    /// Whether the character before the cursor just ended a sentence: `.`, `!` or `?` right
+    /// after a letter or digit.
+    public var justEndedSentence: Bool { isCursorAtEnd ? justEndedSentenceAtEnd : beforeCursor.justEndedSentenceAtEnd }
+
+    /// The ordinal of the last token that starts before UTF-8 offset `offset`, if any.
+    public func lastTokenOrdinal(startingBeforeUTF8 offset: Int) -> Int? {
+        var low = 0, high = tokenStarts.count
+        while low < high {
+            let mid = (low + high) / 2
+            if tokenStarts[mid] < offset { low = mid + 1 } else { high = mid }
+        }
+        return low > 0 ? low - 1 : nil
+    }
+
+    /// The UTF-8 range of the word the cursor is in or right after, when that word is not
+    /// finished (the character before the cursor is part of it): the word being typed.
+    public var unfinishedWordRange: Range<Int>? {
+        guard cursorUTF8 > 0 else { return nil }
+        let ordinal = tokenOrdinal(atOrAfterUTF8: cursorUTF8 - 1)
+        guard let word = wordRange(ofToken: ordinal), word.lowerBound < cursorUTF8, cursorUTF8 <= word.upperBound else { return nil }
+        return word
+    }
+}
+
+/// What one edit did to the text: `removedUTF8` bytes at `atUTF8` of the old text replaced by
+/// `insertedUTF8` bytes. Offsets at or after `atUTF8 + removedUTF8` move by `deltaUTF8`.
+public struct TextEdit: Sendable, Equatable {
+    /// Where the edit starts, in the old text.
+    public var atUTF8: Int
+    /// Bytes removed.
+    public var removedUTF8: Int
+    /// Bytes inserted.
+    public var insertedUTF8: Int
+    /// How far offsets after the edit move.
+    public var deltaUTF8: Int { insertedUTF8 - removedUTF8 }
+    /// Creates an edit.
+    public init(atUTF8: Int, removedUTF8: Int, insertedUTF8: Int) {
+        self.atUTF8 = atUTF8
+        self.removedUTF8 = removedUTF8
+        self.insertedUTF8 = insertedUTF8
+    }
+
+    /// Where a word at `start` of `length` bytes goes: `nil` when the edit removed or
+    /// replaced part of it, else its new start.
+    public func moved(start: Int, length: Int) -> Int? {
+        let removedEnd = atUTF8 + removedUTF8
+        if removedUTF8 > 0 && atUTF8 < start + length && start < removedEnd { return nil }
+        return start >= removedEnd ? start + deltaUTF8 : start
+    }
+}
+

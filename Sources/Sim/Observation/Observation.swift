@@ -186,8 +186,13 @@ public enum UnderlineOutcome: String, Sendable, Equatable, CaseIterable {
     case confirmed
     /// The cloud disagreed; the underline quietly disappeared.
     case retracted
-    /// Its word was no longer where it was expected (edited, moved): the chip was dropped.
+    /// Its word was no longer where the cloud's answer or an accepted fix expected it: the chip was dropped.
     case dropped
+    /// The user edited its word (typed into it, deleted from it, or joined it with another):
+    /// the chip closed, and the word is checked again once finished.
+    case edited
+    /// The text field changed (a message sent, another field): the chip closed with its field.
+    case fieldChanged = "field-changed"
     /// The user accepted the fix.
     case accepted
     /// Still showing at the end of the replication.
@@ -225,6 +230,13 @@ public struct UnderlineObservation: Sendable, Equatable {
         guard origin == .local, let shown else { return nil }
         return shown - wordFinished
     }
+    /// Word finished to the cloud's verdict (confirmed or retracted), for local underlines
+    /// that got one: how long speculation lasted.
+    public var timeToVerdict: SimDuration? {
+        guard origin == .local else { return nil }
+        if let confirmed { return confirmed - wordFinished }
+        return outcome == .retracted ? end - wordFinished : nil
+    }
     /// Word finished to cloud confirmation, for local underlines the cloud confirmed: how long
     /// a speculative underline stays unconfirmed.
     public var timeToConfirmation: SimDuration? {
@@ -261,6 +273,9 @@ public enum RequestOutcome: String, Sendable, Equatable, CaseIterable {
     case killed
     /// Refused because the user logged out: the device token is revoked.
     case revoked
+    /// Abandoned in flight because the keyboard was hidden or the field changed
+    /// (`cloud.whenHidden`, `cloud.whenFieldChanges`: `cancel`).
+    case cancelled
 }
 
 /// One request to the cloud checker, over all its attempts.
@@ -293,6 +308,9 @@ public struct RequestObservation: Sendable, Equatable {
     public var outcome: RequestOutcome
     /// Answered for a text version older than the current one.
     public var stale: Bool
+    /// Words of an answered request that had changed or gone when the answer arrived: their
+    /// verdicts were lost (0 for a reconciled answer).
+    public var lostWords: Int = 0
     /// First send to end.
     public var roundTrip: SimDuration { end - sent }
 }

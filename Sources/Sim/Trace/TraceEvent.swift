@@ -42,6 +42,9 @@ public struct TraceEvent: Sendable, Equatable {
         /// The user accepted the correction chip for the word at `wordIndex` (0-based among
         /// the words of the current text), or the most recent chip when `nil`.
         case chipAccepted(wordIndex: Int?)
+        /// The text field changed: a message sent and the field cleared, another field, or a
+        /// field opened with text before the cursor.
+        case field(FieldChange)
 
         /// The `type` field of this kind in the JSON Lines format.
         public var wireName: String {
@@ -58,13 +61,14 @@ public struct TraceEvent: Sendable, Equatable {
             case .dictationStart: "dictation.start"
             case .dictationStop: "dictation.stop"
             case .chipAccepted: "chip.accept"
+            case .field: "field"
             }
         }
 
         /// Every wire name, in the order of the documentation.
         public static let wireNames = [
             "key", "backspace", "suggestion", "cursor", "paste", "keyboard.show", "keyboard.hide",
-            "language", "network", "dictation.start", "dictation.stop", "chip.accept",
+            "language", "network", "dictation.start", "dictation.stop", "chip.accept", "field",
         ]
     }
 }

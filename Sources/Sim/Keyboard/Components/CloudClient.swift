@@ -2,6 +2,10 @@
 /// sent; each request makes attempts over the network, timed out, retried with exponential
 /// backoff, and carries the device token, which the server may refuse. An answered request
 /// goes to the router, which hands its words to the underlines with the cloud's verdicts.
+///
+/// A request carries finished words only (never the word at the cursor) and goes out only
+/// when that text differs from what the cloud last saw. The words of requests in flight
+/// follow later edits, so a stale answer is reconciled word by word.
 struct CloudClient: KeyboardComponent {
     /// The client's own events.
     enum Event {
@@ -13,18 +17,28 @@ struct CloudClient: KeyboardComponent {
         case tokenRetry(request: Int)
     }
 
-    /// A request: the changed text from `fromUTF8` on, and the words in it.
+    /// A word as sent: its ordinal then, its text, and where it stands now (`nil` once an edit changed it).
+    struct SentWord {
+        var ordinal: Int
+        var word: String
+        var start: Int?
+    }
+
+    /// A request: the changed text from `fromUTF8` on (followed through later edits), and the words in it.
     struct Request {
         var id: Int
         var trigger: RequestTrigger
         var sent: SimTime
         var version: Int
+        var field: Int
         var characters: Int
         var fromUTF8: Int
-        var words: [(ordinal: Int, word: String, start: Int)]
+        var words: [SentWord]
         var attempts = 0
         var timeouts = 0
         var offlineFailures = 0
+        /// The attempt that brought the answer.
+        var answeringAttempt: Attempt?
     }
 
     /// One attempt of a request on the network.
@@ -37,11 +51,19 @@ struct CloudClient: KeyboardComponent {
 
     private let network: NetworkConfig
     private let service: Distribution
+    private let whenHidden: PendingWorkRule
+    private let whenFieldChanges: PendingWorkRule
     /// The cloud's judgement of each word, for the underlines.
     let verdicts: CloudVerdicts
     private let debouncePolicy: DebouncePolicy
     private var debouncer: Debouncer
     private var debounceTimer = SimTimer()
+    /// The trigger the armed debounce timer will send for.
+    private var armedTrigger: RequestTrigger?
+    /// The text as the cloud has seen it (or will, from the requests in flight), as UTF-8.
+    private var cloudView: [UInt8] = []
+    /// The field being typed in, counted from 0.
+    private var field = 0
     private var serviceTimes: RandomStream
     private var token: DeviceTokenModel?
     /// Requests not yet answered, failed or abandoned, by id.
@@ -50,12 +72,12 @@ struct CloudClient: KeyboardComponent {
     /// Requests sent so far (the next request's id).
     private(set) var requestsSent = 0
     private var nextAttemptID = 0
-    /// The text version the last request carried (−1: the next change must be sent whatever it is).
-    private var lastRequestedVersion = 0
 
     init(config: KeyboardConfig, verdicts: CloudVerdicts, tokenPrefix: String, stream: (String) -> RandomStream) {
         network = config.network
         service = config.cloud.service
+        whenHidden = config.cloud.whenHidden
+        whenFieldChanges = config.cloud.whenFieldChanges
         self.verdicts = verdicts
         debouncePolicy = config.debounce
         debouncer = Debouncer(config.debounce)
@@ -74,8 +96,66 @@ struct CloudClient: KeyboardComponent {
         let decision = debouncer.edit(at: io.now, endsSentence: debouncer.readsSentenceEnd && io.text.endsSentence,
                                       endedSentence: boundaries && io.text.justEndedSentence,
                                       endedWord: boundaries && io.text.endsWord)
-        if let (time, trigger) = decision.arm { debounceTimer.arm(.cloud(.debounceFired(trigger)), at: time, in: &io.engine) }
+        if let (time, trigger) = decision.arm {
+            debounceTimer.arm(.cloud(.debounceFired(trigger)), at: time, in: &io.engine)
+            armedTrigger = trigger
+        }
         if let trigger = decision.sendNow { sendIfChanged(trigger, io: &io) }
+    }
+
+    /// The text changed (`io.text.lastEdit`): the words of requests in flight follow it.
+    mutating func follow(_ edit: TextEdit, io: KeyboardIO) {
+        guard !requests.isEmpty, edit.removedUTF8 > 0 || edit.insertedUTF8 > 0 else { return }
+        let editEnd = edit.atUTF8 + edit.insertedUTF8
+        for id in requests.keys {
+            requests[id]!.fromUTF8 = edit.moved(start: requests[id]!.fromUTF8, length: 0) ?? edit.atUTF8
+            for index in requests[id]!.words.indices {
+                let sent = requests[id]!.words[index]
+                guard let start = sent.start, start + sent.word.utf8.count >= edit.atUTF8 else { continue }
+                var moved = edit.moved(start: start, length: sent.word.utf8.count)
+                if let new = moved, new <= editEnd, !io.text.hasWord(sent.word, at: new) { moved = nil }
+                requests[id]!.words[index].start = moved
+            }
+        }
+    }
+
+    /// The keyboard was hidden: pending work follows `cloud.whenHidden`.
+    mutating func keyboardHidden<Sink: ObservationSink>(io: inout KeyboardIO, sink: inout Sink) {
+        settlePendingWork(whenHidden, io: &io, sink: &sink)
+    }
+
+    /// The field is about to change: pending work follows `cloud.whenFieldChanges` (a `send`
+    /// still carries the old field's text). Call `fieldChanged(io:)` once the new text is in.
+    mutating func fieldChanging<Sink: ObservationSink>(io: inout KeyboardIO, sink: inout Sink) {
+        settlePendingWork(whenFieldChanges, io: &io, sink: &sink)
+    }
+
+    /// The new field's text is in: the cloud has seen none of it, and needs to see none of
+    /// what was there before the user typed. Answers about the old field find nothing.
+    mutating func fieldChanged(io: KeyboardIO) {
+        field += 1
+        cloudView = io.text.utf8
+        debouncer = Debouncer(debouncePolicy)
+    }
+
+    private mutating func settlePendingWork<Sink: ObservationSink>(_ rule: PendingWorkRule, io: inout KeyboardIO, sink: inout Sink) {
+        switch rule {
+        case .keep:
+            break
+        case .send:
+            if debounceTimer.isArmed(in: io.engine), let trigger = armedTrigger {
+                debounceTimer.cancel(in: &io.engine)
+                if let send = debouncer.timerFired(at: io.now, trigger: trigger) { sendIfChanged(send, io: &io) }
+            }
+        case .cancel:
+            debounceTimer.cancel(in: &io.engine)
+            debouncer = Debouncer(debouncePolicy)
+            attempts.removeAll()
+            for id in requests.keys.sorted() {
+                let request = requests.removeValue(forKey: id)!
+                giveUp(request, outcome: .cancelled, io: &io, sink: &sink)
+            }
+        }
     }
 
     // MARK: - Events
@@ -99,22 +179,44 @@ struct CloudClient: KeyboardComponent {
 
     // MARK: - Requests
 
+    /// Sends the finished text that differs from what the cloud last saw, if any.
     private mutating func sendIfChanged(_ trigger: RequestTrigger, io: inout KeyboardIO) {
-        guard io.text.version != lastRequestedVersion else { return }
-        lastRequestedVersion = io.text.version
-        let from = io.text.dirtyFromUTF8
-        var words: [(ordinal: Int, word: String, start: Int)] = []
-        var ordinal = io.text.tokenOrdinal(atOrAfterUTF8: from)
-        while ordinal < io.text.wordCount, let word = io.text.wordRange(ofToken: ordinal) {
-            if !word.isEmpty { words.append((ordinal, io.text.string(utf8: word), word.lowerBound)) }
-            ordinal += 1
+        armedTrigger = nil
+        let text = io.text.utf8
+        // The word at the cursor is being typed: neither it nor anything after it goes.
+        let end = io.text.unfinishedWordRange?.lowerBound ?? text.count
+        var same = 0
+        let common = min(end, cloudView.count)
+        while same < common && text[same] == cloudView[same] { same += 1 }
+        var words: [SentWord] = []
+        var from = same
+        if same < end {
+            var ordinal = io.text.tokenOrdinal(atOrAfterUTF8: same)
+            // The request starts with the first token that changed.
+            if let token = io.text.tokenRange(ordinal) { from = min(token.lowerBound, end) }
+            while let word = io.text.wordRange(ofToken: ordinal), word.upperBound <= end {
+                if !word.isEmpty { words.append(SentWord(ordinal: ordinal, word: io.text.string(utf8: word), start: word.lowerBound)) }
+                ordinal += 1
+            }
         }
+        cloudView = Array(text[..<end])
+        // Only white space or punctuation changed, or words were deleted: nothing new to check.
+        guard !words.isEmpty else { return }
         let id = requestsSent
         requestsSent += 1
-        requests[id] = Request(id: id, trigger: trigger, sent: io.now, version: io.text.version, characters: io.text.dirtyCount,
-                               fromUTF8: from, words: words)
-        io.text.markClean()
+        requests[id] = Request(id: id, trigger: trigger, sent: io.now, version: io.text.version, field: field,
+                               characters: Self.characters(in: text[from..<end]), fromUTF8: from, words: words)
         startAttempt(for: id, io: &io)
+    }
+
+    /// Grapheme clusters in a run of UTF-8 text.
+    private static func characters(in bytes: ArraySlice<UInt8>) -> Int {
+        if bytes.allSatisfy({ $0 < 0x80 }) {
+            var count = 0, previous: UInt8 = 0
+            for byte in bytes where !(previous == 0x0D && byte == 0x0A) { count += 1; previous = byte }
+            return count
+        }
+        return String(decoding: bytes, as: UTF8.self).count
     }
 
     private mutating func startAttempt(for id: Int, io: inout KeyboardIO) {
@@ -143,13 +245,13 @@ struct CloudClient: KeyboardComponent {
     }
 
     private mutating func endAttempt<Sink: ObservationSink>(_ attemptID: Int, io: inout KeyboardIO, sink: inout Sink) -> Request? {
-        guard let attempt = attempts.removeValue(forKey: attemptID), let request = requests[attempt.request] else { return nil }
+        guard let attempt = attempts.removeValue(forKey: attemptID), var request = requests[attempt.request] else { return nil }
         guard attempt.answers else {
             retryOrFail(request.id, io: &io, sink: &sink)
             return nil
         }
+        request.answeringAttempt = attempt
         requests[request.id] = nil
-        sink.record(.request(observation(request, outcome: .answered, attempt: attempt, io: io)))
         return request
     }
 
@@ -174,17 +276,27 @@ struct CloudClient: KeyboardComponent {
     /// The request's text never got through: the next request must carry it again.
     private mutating func giveUp<Sink: ObservationSink>(_ request: Request, outcome: RequestOutcome, io: inout KeyboardIO,
                                                         sink: inout Sink) {
-        io.text.markDirty(fromUTF8: request.fromUTF8)
-        if lastRequestedVersion == request.version { lastRequestedVersion = -1 }
-        sink.record(.request(observation(request, outcome: outcome, attempt: nil, io: io)))
+        if request.field == field && request.fromUTF8 < cloudView.count { cloudView.removeSubrange(request.fromUTF8...) }
+        sink.record(.request(observation(request, outcome: outcome, attempt: nil, lostWords: 0, io: io)))
     }
 
-    private func observation(_ request: Request, outcome: RequestOutcome, attempt: Attempt?, io: KeyboardIO) -> RequestObservation {
+    /// Records an answered request once the underlines have reconciled it; `lostWords`
+    /// of its words had changed or gone.
+    func recordAnswer<Sink: ObservationSink>(_ request: Request, lostWords: Int, io: KeyboardIO, sink: inout Sink) {
+        sink.record(.request(observation(request, outcome: .answered, attempt: request.answeringAttempt, lostWords: lostWords, io: io)))
+    }
+
+    /// Whether an answered request is about the field being typed in now.
+    func isCurrent(_ request: Request) -> Bool { request.field == field }
+
+    private func observation(_ request: Request, outcome: RequestOutcome, attempt: Attempt?, lostWords: Int,
+                             io: KeyboardIO) -> RequestObservation {
         RequestObservation(id: request.id, trigger: request.trigger, sent: request.sent, textVersion: request.version,
                            characters: request.characters, words: request.words.count, attempts: request.attempts,
                            timeouts: request.timeouts, offlineFailures: request.offlineFailures,
                            networkRoundTrip: attempt?.network ?? .zero, service: attempt?.service ?? .zero, end: io.now,
-                           outcome: outcome, stale: outcome == .answered && request.version != io.text.version)
+                           outcome: outcome, stale: outcome == .answered && request.version != io.text.version,
+                           lostWords: lostWords)
     }
 
     // MARK: - The device token
@@ -237,11 +349,10 @@ struct CloudClient: KeyboardComponent {
         let abandoned = requests.keys.sorted()
         for id in abandoned {
             let request = requests.removeValue(forKey: id)!
-            io.text.markDirty(fromUTF8: request.fromUTF8)
-            sink.record(.request(observation(request, outcome: .killed, attempt: nil, io: io)))
+            giveUp(request, outcome: .killed, io: &io, sink: &sink)
         }
-        lastRequestedVersion = -1
         debounceTimer.cancel(in: &io.engine)
+        armedTrigger = nil
         debouncer = Debouncer(debouncePolicy)
         return abandoned.count
     }

@@ -1,33 +1,46 @@
-/// Which typed words are errors, and their fixes: the trace's intended text when it has
-/// one, else the checker's lexicon, else none.
+/// Which typed words are errors, and their fixes: the field's intended text when known,
+/// aligned with the typed words by minimal word-level edit distance (`WordAligner`); else
+/// the checker's lexicon; else none.
 struct GroundTruth {
-    /// The intended words, as strings of their own: comparing two short strings is a
-    /// comparison of their inline bytes, where comparing substrings of one long text is not.
-    private let intendedWords: [String]?
+    private var aligner: WordAligner?
     private let lexicon: Set<String>
-    /// Set once a fix damaged the text: words no longer line up with the intended text, so
-    /// it stops deciding which words are errors (a corrupted text would otherwise look like
-    /// nothing but errors from there on).
-    private(set) var alignmentBroken = false
+    /// Where the last aligned word ends: edits after it change no aligned word.
+    private var alignedEndUTF8 = 0
 
     init(intendedText: String?, lexicon: Set<String>) {
-        intendedWords = intendedText.map {
-            $0.split(whereSeparator: \.isWhitespace).map { String(TextBuffer.word(in: $0, tokenStart: 0).text) }
-        }
+        aligner = intendedText.map(WordAligner.init(intendedText:))
         self.lexicon = lexicon
     }
 
-    /// Whether the word typed as the `ordinal`-th word is an error, and its fix when known.
-    func verdict(ordinal: Int, word: String) -> (isError: Bool, fix: String?) {
-        if let intendedWords, !alignmentBroken {
-            guard ordinal < intendedWords.count else { return (false, nil) }
-            let intended = intendedWords[ordinal]
-            return intended == word ? (false, nil) : (true, intended)
+    /// A new field: its intended text, if known, decides from now on.
+    mutating func fieldChanged(intendedText: String?) {
+        aligner = intendedText.map(WordAligner.init(intendedText:))
+        alignedEndUTF8 = 0
+    }
+
+    /// The text changed: aligned words the edit touched are aligned again when next asked about.
+    mutating func edited(_ edit: TextEdit, text: TextBuffer) {
+        guard aligner != nil, edit.atUTF8 <= alignedEndUTF8 else { return }
+        // The word holding the edit's start, or ending right at it, may have changed.
+        let ordinal = max(0, text.tokenOrdinal(atOrAfterUTF8: max(0, edit.atUTF8 - 1)))
+        aligner!.invalidate(fromWord: ordinal)
+        alignedEndUTF8 = aligner!.alignedWordCount == 0 ? 0 : (text.tokenRange(aligner!.alignedWordCount - 1)?.upperBound ?? 0)
+    }
+
+    /// Whether the word typed as the `ordinal`-th word of `text` is an error, and its fix when known.
+    mutating func verdict(ordinal: Int, word: String, text: TextBuffer) -> (isError: Bool, fix: String?) {
+        if aligner != nil {
+            let verdict = aligner!.verdict(ofWord: ordinal) { i in
+                text.wordRange(ofToken: i).map { text.string(utf8: $0) } ?? ""
+            }
+            if let end = text.tokenRange(aligner!.alignedWordCount - 1)?.upperBound { alignedEndUTF8 = max(alignedEndUTF8, end) }
+            switch verdict {
+            case .correct: return (false, nil)
+            case .wrong(let intended): return (true, intended)
+            case .wrongWithoutFix: return (true, nil)
+            }
         }
         if !lexicon.isEmpty { return (!lexicon.contains(word.lowercased()), nil) }
         return (false, nil)
     }
-
-    /// A fix corrupted the text: from now on the intended text decides nothing.
-    mutating func breakAlignment() { alignmentBroken = true }
 }

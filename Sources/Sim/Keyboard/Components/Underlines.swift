@@ -2,7 +2,12 @@
 /// the suspicious ones at once (a chip in the strip above the keys); the cloud's verdict
 /// confirms or retracts each, and adds its own findings; a confirmed chip may be accepted,
 /// and its fix is applied by moving to the word's end, deleting and inserting.
-/// `docs/models.md` ("Underlines") states every rule.
+///
+/// Chips are anchored to their words: every edit moves the chips after it, and an edit that
+/// changes an underlined word closes its chip (`edited`); the word is checked again once
+/// finished. A word is finished when white space or punctuation is typed right after it, when
+/// it is a picked suggestion, or when the cursor leaves it after editing it; a backspace
+/// finishes nothing. `docs/models.md` ("Underlines") states every rule.
 struct Underlines: KeyboardComponent {
     /// The component's own events.
     enum Event {
@@ -20,6 +25,8 @@ struct Underlines: KeyboardComponent {
 
     /// A finished word on its way through the local checker.
     struct WordCheck {
+        /// The field it was typed in (a check outliving its field finds nothing).
+        var field: Int
         var ordinal: Int
         /// The word's text.
         var word: String
@@ -48,6 +55,8 @@ struct Underlines: KeyboardComponent {
         var reflaggedWords = 0
         var acceptancesWithoutChip = 0
         var acceptancesWithoutFix = 0
+        /// Finished words that were errors (checked by the local checker): recall's denominator.
+        var errorWordsFinished = 0
     }
 
     private let checker: CheckerConfig
@@ -57,9 +66,12 @@ struct Underlines: KeyboardComponent {
     private var acceptance: RandomStream
     /// Open chips by id.
     private(set) var chips: [Int: Chip] = [:]
-    /// The latest chip of each word ordinal.
-    private var chipByOrdinal: [Int: Int] = [:]
     private var nextChipID = 0
+    /// The field being typed in, counted from 0.
+    private(set) var field = 0
+    /// The start of the word the last edit left unfinished at the cursor: it is finished when
+    /// the cursor leaves it.
+    private var editedWordStart: Int?
     /// Checks and chip drawings submitted and not yet finished or lost.
     private(set) var checksInFlight = 0
     private(set) var drawsInFlight = 0
@@ -84,39 +96,102 @@ struct Underlines: KeyboardComponent {
         }
     }
 
-    /// A trace's `chip.accept`: the chip of word `wordIndex`, or the latest open one.
+    /// A trace's `chip.accept`: the chip on word `wordIndex` of the text, or the latest open one.
     mutating func acceptFromTrace<Sink: ObservationSink>(wordIndex: Int?, io: inout KeyboardIO, sink: inout Sink) -> Output {
-        let target = wordIndex.flatMap { chipByOrdinal[$0] } ?? chips.values.filter(\.open).map(\.id).max()
+        let target = wordIndex.flatMap { chip(onWord: $0, io: io) } ?? chips.values.filter(\.open).map(\.id).max()
         guard let target else { counters.acceptancesWithoutChip += 1; return .none }
         return accept(target, io: &io, sink: &sink)
     }
 
     // MARK: - The local checker
 
-    /// An edit landed: when it finished a word, the word goes to the local checker.
-    mutating func edited(touch: SimTime, io: inout KeyboardIO) {
-        guard io.text.endsToken, let word = io.text.wordRange(ofToken: io.text.wordCount - 1), !word.isEmpty else { return }
-        let check = WordCheck(ordinal: io.text.wordCount - 1, word: io.text.string(utf8: word),
+    /// The text changed (`io.text.lastEdit`): chips follow their words, an edited word's chip
+    /// closes, and a word the edit finished goes to the local checker. `kind` is `nil` for an
+    /// edit that is not a key (a dictated text); `finishing` says whether it may finish a word.
+    mutating func edited<Sink: ObservationSink>(_ kind: EditKind?, touch: SimTime, io: inout KeyboardIO, sink: inout Sink) {
+        let edit = io.text.lastEdit
+        follow(edit, io: &io, sink: &sink)
+        truth.edited(edit, text: io.text)
+        let finished = kind == .suggestion || (kind != .delete && edit.insertedUTF8 > 0 && io.text.endsWord)
+        if finished, let ordinal = io.text.lastTokenOrdinal(startingBeforeUTF8: io.text.cursorUTF8 - (kind == .suggestion ? 0 : 1)) {
+            editedWordStart = nil
+            check(ordinal: ordinal, touch: touch, io: &io)
+        } else {
+            editedWordStart = io.text.unfinishedWordRange?.lowerBound
+        }
+    }
+
+    /// The cursor moved: a word edited and left unfinished is finished when the cursor leaves it.
+    mutating func cursorMoved(touch: SimTime, io: inout KeyboardIO) {
+        guard let start = editedWordStart else { return }
+        let ordinal = io.text.tokenOrdinal(atOrAfterUTF8: start)
+        guard let word = io.text.wordRange(ofToken: ordinal), word.lowerBound == start else { editedWordStart = nil; return }
+        let cursor = io.text.cursorUTF8
+        guard cursor < word.lowerBound || cursor > word.upperBound else { return }
+        editedWordStart = nil
+        check(ordinal: ordinal, touch: touch, io: &io)
+    }
+
+    /// The text field changed: the old field's chips close, and the new field's intended
+    /// text, if any, decides which words are errors.
+    mutating func fieldChanged<Sink: ObservationSink>(intendedText: String?, io: inout KeyboardIO, sink: inout Sink) {
+        for id in chips.keys.sorted() { close(id, outcome: .fieldChanged, io: &io, sink: &sink) }
+        field += 1
+        editedWordStart = nil
+        truth.fieldChanged(intendedText: intendedText)
+    }
+
+    /// Sends word `ordinal` to the local checker, if it is a word.
+    private mutating func check(ordinal: Int, touch: SimTime, io: inout KeyboardIO) {
+        guard let word = io.text.wordRange(ofToken: ordinal), !word.isEmpty else { return }
+        let check = WordCheck(field: field, ordinal: ordinal, word: io.text.string(utf8: word),
                               start: word.lowerBound, finished: touch)
         checksInFlight += 1
         io.submit(.check, context: .check(check), tag: Int64(check.ordinal))
+    }
+
+    /// Moves every chip with the edit; closes the chips of words it changed.
+    private mutating func follow<Sink: ObservationSink>(_ edit: TextEdit, io: inout KeyboardIO, sink: inout Sink) {
+        guard !chips.isEmpty, edit.removedUTF8 > 0 || edit.insertedUTF8 > 0 else { return }
+        let editEnd = edit.atUTF8 + edit.insertedUTF8
+        for id in chips.keys.sorted() {
+            let chip = chips[id]!
+            let length = chip.word.utf8.count
+            guard chip.start + length >= edit.atUTF8 else { continue }   // wholly before the edit, untouched
+            guard let start = edit.moved(start: chip.start, length: length) else {
+                close(id, outcome: .edited, io: &io, sink: &sink)
+                continue
+            }
+            chips[id]!.start = start
+            // Text typed right against the word may have joined it: is it still a whole word?
+            if start <= editEnd && start + length >= edit.atUTF8 && !io.text.hasWord(chip.word, at: start) {
+                close(id, outcome: .edited, io: &io, sink: &sink)
+            }
+        }
+    }
+
+    /// The open chip on word `ordinal` of the text, if any.
+    private func chip(onWord ordinal: Int, io: KeyboardIO) -> Int? {
+        guard let word = io.text.wordRange(ofToken: ordinal) else { return nil }
+        return chips.values.filter { $0.start == word.lowerBound }.map(\.id).max()
     }
 
     /// The checker finished a word. Returns whether the word was still there to judge.
     mutating func checkFinished(_ check: WordCheck, io: inout KeyboardIO) -> Bool {
         checksInFlight -= 1
         let word = check.word
-        guard io.text.hasWord(word, at: check.start) else { counters.checksOfVanishedWords += 1; return false }
-        let verdict = truth.verdict(ordinal: check.ordinal, word: word)
+        guard check.field == field, io.text.hasWord(word, at: check.start) else { counters.checksOfVanishedWords += 1; return false }
+        let ordinal = io.text.tokenOrdinal(atOrAfterUTF8: check.start)
+        let verdict = truth.verdict(ordinal: ordinal, word: word, text: io.text)
+        if verdict.isError { counters.errorWordsFinished += 1 }
         let u = checkerVerdicts.nextDouble()
         let flagged = verdict.isError ? u < checker.recall : u < checker.falsePositiveRate
         guard flagged else { return true }
         let id = nextChipID
         nextChipID += 1
-        if let previous = chipByOrdinal[check.ordinal], chips[previous]?.open == true { counters.reflaggedWords += 1 }
-        chips[id] = Chip(id: id, ordinal: check.ordinal, word: word, start: check.start, fix: verdict.fix, origin: .local,
+        if chips.values.contains(where: { $0.start == check.start }) { counters.reflaggedWords += 1 }
+        chips[id] = Chip(id: id, ordinal: ordinal, word: word, start: check.start, fix: verdict.fix, origin: .local,
                          trueError: verdict.isError, finished: check.finished)
-        chipByOrdinal[check.ordinal] = id
         if config.speculative { draw(id, io: &io) }
         return true
     }
@@ -139,24 +214,21 @@ struct Underlines: KeyboardComponent {
 
     // MARK: - The cloud's verdicts
 
-    /// The cloud's answer about `words` (sent at `sent`): confirm or retract each underline
-    /// of the words it saw, add its own findings, and drop chips whose word moved. Stale
-    /// answers are reconciled word by word: only a word still found where it was is touched.
-    mutating func reconcile<Sink: ObservationSink>(_ words: [(ordinal: Int, word: String, start: Int)], sent: SimTime,
-                                                   verdicts: CloudVerdicts, io: inout KeyboardIO, sink: inout Sink) {
-        for (ordinal, word, start) in words {
-            let chipID = chipByOrdinal[ordinal]
-            guard io.text.hasWord(word, at: start) else {
-                // The word this answer is about is gone: its chip goes too. A chip for a newer
-                // word at the same place is not this answer's business.
-                if let chipID, chips[chipID]?.start == start, chips[chipID]?.word == word {
-                    close(chipID, outcome: .dropped, io: &io, sink: &sink)
-                }
-                continue
-            }
-            let truth = truth.verdict(ordinal: ordinal, word: word)
+    /// The cloud's answer about `words` (sent at `sent`, followed to where they are now;
+    /// `start` is `nil` for a word an edit changed since): confirm or retract each underline of
+    /// the words it saw, add its own findings. Stale answers are reconciled word by word: only
+    /// a word still found where it was is touched. Returns how many words of the answer were
+    /// lost (changed or gone since it was sent).
+    mutating func reconcile<Sink: ObservationSink>(_ words: [CloudClient.SentWord], sent: SimTime,
+                                                   verdicts: CloudVerdicts, io: inout KeyboardIO, sink: inout Sink) -> Int {
+        var lost = 0
+        for sentWord in words {
+            let (ordinal, word) = (sentWord.ordinal, sentWord.word)
+            guard let start = sentWord.start, io.text.hasWord(word, at: start) else { lost += 1; continue }
+            let chipID = chips.values.filter { $0.start == start }.map(\.id).max()
+            let truth = truth.verdict(ordinal: io.text.tokenOrdinal(atOrAfterUTF8: start), word: word, text: io.text)
             let cloudFlags = verdicts.flags(ordinal: ordinal, word: word, isError: truth.isError)
-            if let chipID, let chip = chips[chipID], chip.start == start, chip.word == word {
+            if let chipID, let chip = chips[chipID], chip.word == word {
                 if cloudFlags {
                     if chip.confirmed == nil {
                         chips[chipID]!.confirmed = io.now
@@ -170,10 +242,10 @@ struct Underlines: KeyboardComponent {
                 nextChipID += 1
                 chips[id] = Chip(id: id, ordinal: ordinal, word: word, start: start, fix: truth.fix, origin: .cloud,
                                  trueError: truth.isError, finished: sent)
-                chipByOrdinal[ordinal] = id
                 draw(id, io: &io)
             }
         }
+        return lost
     }
 
     // MARK: - Fixes
@@ -197,16 +269,18 @@ struct Underlines: KeyboardComponent {
             return .none
         }
         let outcome = FixApplier.apply(fix, replacing: chip.word, at: chip.start, in: io.text.text, strategy: config.offsets)
-        io.text.replaceAll(with: outcome.text)
+        // The extension moves the cursor to the word's end, deletes and inserts, and moves it
+        // back: a cursor after the word moves with the text after it.
+        let cursor = io.text.cursorUTF8
+        let delta = outcome.text.utf8.count - io.text.utf8.count
+        let newCursor = cursor >= chip.start + chip.word.utf8.count ? cursor + delta : min(cursor, chip.start)
+        io.text.replaceAll(with: outcome.text, cursorUTF8: min(max(0, newCursor), outcome.text.utf8.count))
         sink.record(.fix(FixObservation(underlineID: id, wordOrdinal: chip.ordinal, accepted: io.now, applied: true,
                                         corrupted: outcome.corrupted, strategy: config.offsets)))
         close(id, outcome: .accepted, io: &io, sink: &sink)
-        if outcome.corrupted { truth.breakAlignment() }
-        if !outcome.corrupted {
-            // Later chips moved with the text: keep them where their words now are.
-            let delta = fix.utf8.count - chip.word.utf8.count
-            for other in chips.keys.sorted() where chips[other]!.start > chip.start { chips[other]!.start += delta }
-        }
+        // Later chips follow their words; a corrupting fix may have damaged some of them.
+        follow(io.text.lastEdit, io: &io, sink: &sink)
+        truth.edited(io.text.lastEdit, text: io.text)
         return .textChanged
     }
 
@@ -219,7 +293,6 @@ struct Underlines: KeyboardComponent {
 
     private mutating func close<Sink: ObservationSink>(_ id: Int, outcome: UnderlineOutcome, io: inout KeyboardIO, sink: inout Sink) {
         guard let chip = chips.removeValue(forKey: id) else { return }
-        if chipByOrdinal[chip.ordinal] == id { chipByOrdinal[chip.ordinal] = nil }
         let flicker = outcome == .retracted && chip.shown.map { io.now - $0 < config.flickerWindow } == true
         sink.record(.underline(UnderlineObservation(
             id: chip.id, wordOrdinal: chip.ordinal, wordLength: chip.word.count, origin: chip.origin, trueError: chip.trueError,
@@ -248,9 +321,8 @@ struct Underlines: KeyboardComponent {
             precondition(chip.id < nextChipID, "chip ids are handed out in order")
             precondition(chip.shown.map { $0 >= chip.finished || chip.origin == .cloud } != false,
                          "a local chip is shown after its word was finished")
-        }
-        for (ordinal, id) in chipByOrdinal {
-            precondition(chips[id]?.ordinal == ordinal, "a word's latest chip is open and about that word")
+            precondition(io.text.hasWord(chip.word, at: chip.start),
+                         "chip \(id) on '\(chip.word)' at \(chip.start): no open chip sits on text that changed")
         }
     }
 }

@@ -1,0 +1,74 @@
+import Foundation
+
+extension Gate {
+    /// The gate as JUnit XML: one `testsuites` with one `testsuite`, one `testcase` per rule
+    /// and budget, and a `failure` carrying the measured figures for each check that failed.
+    /// CI systems (GitHub Actions test reporters, GitLab `artifacts:reports:junit`, Jenkins)
+    /// show it as a test run. No timestamps or durations, so the same gate gives the same file.
+    public func junit(seed: UInt64, replications: Int) -> String {
+        let failed = failures.count
+        let suite = "keysim gate: \(scenarioName): \(candidate) vs \(baseline)"
+        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        xml += "<testsuites name=\"keysim gate\" tests=\"\(checks.count)\" failures=\"\(failed)\" errors=\"0\">\n"
+        xml += "  <testsuite name=\(Self.attribute(suite)) tests=\"\(checks.count)\" failures=\"\(failed)\" errors=\"0\" skipped=\"0\">\n"
+        xml += "    <properties>\n"
+        for (name, value) in [("scenario", scenarioName), ("baseline", baseline), ("candidate", candidate),
+                              ("seed", "\(seed)"), ("replications", "\(replications)"), ("pairs", "\(pairs)")] {
+            xml += "      <property name=\(Self.attribute(name)) value=\(Self.attribute(value))/>\n"
+        }
+        xml += "    </properties>\n"
+        for check in checks {
+            let opening = "    <testcase name=\(Self.attribute(check.name)) classname=\(Self.attribute("keysim.gate.\(check.kind.rawValue)"))"
+            if check.passed {
+                xml += opening + ">\n      <system-out>\(Self.text(check.detail))</system-out>\n    </testcase>\n"
+                continue
+            }
+            let type = check.kind == .budget ? "budget" : "rule"
+            xml += opening + ">\n"
+            xml += "      <failure message=\(Self.attribute(check.detail)) type=\"\(type)\">\(Self.text(Self.figures(check)))</failure>\n"
+            xml += "    </testcase>\n"
+        }
+        xml += "  </testsuite>\n</testsuites>\n"
+        return xml
+    }
+
+    /// The measured figures of a check, one `name: value` per line.
+    static func figures(_ check: GateCheck) -> String {
+        var lines = ["metric: \(check.metric)"]
+        func add(_ name: String, _ value: Double?) {
+            if let value { lines.append("\(name): \(JSONText.number(value))") }
+        }
+        add("measured", check.measured)
+        add("limit", check.limit)
+        add("excess", check.excess)
+        add("baseline", check.baseline)
+        add("candidate", check.candidate)
+        add("interval low", check.interval?.lowerBound)
+        add("interval high", check.interval?.upperBound)
+        add("confidence", check.confidence)
+        lines.append("\(check.kind == .budget ? "samples" : "pairs"): \(check.count)")
+        lines.append("unit: \(check.unit)")
+        return lines.joined(separator: "\n")
+    }
+
+    /// An XML attribute value, quotes included.
+    static func attribute(_ value: String) -> String {
+        "\"" + text(value).replacingOccurrences(of: "\"", with: "&quot;").replacingOccurrences(of: "\n", with: "&#10;") + "\""
+    }
+
+    /// XML character data: `&`, `<`, `>` escaped, and characters XML 1.0 forbids dropped.
+    static func text(_ value: String) -> String {
+        var out = ""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            default:
+                if scalar.value < 0x20 && scalar != "\n" && scalar != "\t" && scalar != "\r" { continue }
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}
