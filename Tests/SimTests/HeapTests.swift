@@ -146,13 +146,8 @@ final class HeapTests: XCTestCase {
     /// Values with identity are released exactly once: popped, removed, cleared, or left in
     /// the heap (and its copies) when it goes.
     func testValuesAreReleasedExactlyOnce() {
-        final class Census { var alive = 0 }
-        final class Tracked {
-            let census: Census
-            init(_ census: Census) { self.census = census; census.alive += 1 }
-            deinit { census.alive -= 1 }
-        }
-        let census = Census()
+        typealias Tracked = LifetimeCensus.Tracked
+        let census = LifetimeCensus()
         do {
             var rng = TestRNG(state: 11)
             var heap = Heap<Tracked>()

@@ -74,19 +74,13 @@ final class SlotTableTests: XCTestCase {
     /// A copy is independent: mutating either side leaves the other as it was, also across
     /// growth; values with identity are released exactly once.
     func testCopiesAreIndependentAndValuesReleasedOnce() {
-        final class Census { var alive = 0 }
-        final class Tracked {
-            let census: Census
-            let id: Int
-            init(_ census: Census, _ id: Int) { self.census = census; self.id = id; census.alive += 1 }
-            deinit { census.alive -= 1 }
-        }
-        let census = Census()
+        typealias Tracked = LifetimeCensus.Tracked
+        let census = LifetimeCensus()
         do {
             var table = SlotTable<Tracked>()
-            let slots = (0..<16).map { table.insert(Tracked(census, $0)) }
+            let slots = (0..<16).map { table.insert(Tracked(census, id: $0)) }
             let snapshot = table
-            for id in 16..<100 { _ = table.insert(Tracked(census, id)) }
+            for id in 16..<100 { _ = table.insert(Tracked(census, id: id)) }
             for slot in slots.prefix(8) { _ = table.remove(slot) }
             XCTAssertEqual(snapshot.count, 16)
             for (id, slot) in slots.enumerated() { XCTAssertEqual(snapshot[slot].id, id) }

@@ -143,11 +143,8 @@ struct Heap<Value> {
     @inlinable
     mutating func remove<Positions: HeapPositions>(_ value: Value, positions: Positions) -> UInt128
     where Positions.Value == Value {
-        makeUnique()
+        let index = wholeIndex(of: value, positions: positions)
         let storage = self.storage
-        if storage.rootIsHole { Self.fillRootHole(storage, positions: positions) }
-        let index = positions.index(of: value)
-        precondition(index >= 0 && index < storage.count, "a value removed from a heap must be in it")
         let key = storage.keys[index]
         (storage.values + index).deinitialize(count: 1)
         storage.count &-= 1
@@ -168,14 +165,22 @@ struct Heap<Value> {
     @inlinable
     mutating func update<Positions: HeapPositions>(_ value: Value, key: UInt128, positions: Positions)
     where Positions.Value == Value {
-        makeUnique()
+        let index = wholeIndex(of: value, positions: positions)
         let storage = self.storage
-        if storage.rootIsHole { Self.fillRootHole(storage, positions: positions) }
-        let index = positions.index(of: value)
-        precondition(index >= 0 && index < storage.count, "a value re-keyed in a heap must be in it")
         let moved = (storage.values + index).move()
         Self.refill(storage, count: storage.count, hole: index, key: key, value: moved, positions: positions)
         checkInvariantsIfEnabled(positions: positions)
+    }
+
+    /// Makes the heap unique and whole (no empty root), then returns the index of `value`.
+    @inlinable @inline(__always)
+    mutating func wholeIndex<Positions: HeapPositions>(of value: Value, positions: Positions) -> Int
+    where Positions.Value == Value {
+        makeUnique()
+        if storage.rootIsHole { Self.fillRootHole(storage, positions: positions) }
+        let index = positions.index(of: value)
+        precondition(index >= 0 && index < storage.count, "a value removed or re-keyed must be in the heap")
+        return index
     }
 
     /// The key of the entry at heap index `index`, as `positions` last heard it.

@@ -63,30 +63,27 @@ final class HeapStorage<Value> {
     /// A storage with the same entries (copied) and room for `newCapacity`: un-shares a heap.
     /// - Complexity: O(newCapacity)
     @usableFromInline
-    func copy(capacity newCapacity: Int) -> HeapStorage {
-        let copy = HeapStorage(capacity: Swift.max(newCapacity, end))
-        let start = rootIsHole ? 1 : 0
-        copy.keys.update(from: keys, count: end)
-        (copy.values + start).initialize(from: values + start, count: count)
-        copy.count = count
-        copy.rootIsHole = rootIsHole
-        return copy
-    }
+    func copy(capacity newCapacity: Int) -> HeapStorage { transfer(capacity: newCapacity, moving: false) }
 
     /// A storage with this one's entries moved over and room for `newCapacity`: grows a heap
     /// whose only reference this is. Leaves this storage empty.
     /// - Complexity: O(newCapacity)
     @usableFromInline
-    func move(capacity newCapacity: Int) -> HeapStorage {
-        let moved = HeapStorage(capacity: Swift.max(newCapacity, end))
+    func move(capacity newCapacity: Int) -> HeapStorage { transfer(capacity: newCapacity, moving: true) }
+
+    private func transfer(capacity newCapacity: Int, moving: Bool) -> HeapStorage {
+        let other = HeapStorage(capacity: Swift.max(newCapacity, end))
         let start = rootIsHole ? 1 : 0
-        moved.keys.update(from: keys, count: end)
-        (moved.values + start).moveInitialize(from: values + start, count: count)
-        moved.count = count
-        moved.rootIsHole = rootIsHole
-        count = 0
-        rootIsHole = false
-        return moved
+        other.keys.update(from: keys, count: end)
+        if moving {
+            (other.values + start).moveInitialize(from: values + start, count: count)
+        } else {
+            (other.values + start).initialize(from: values + start, count: count)
+        }
+        other.count = count
+        other.rootIsHole = rootIsHole
+        if moving { count = 0; rootIsHole = false }
+        return other
     }
 }
 

@@ -51,31 +51,29 @@ final class SlotTableStorage<Value> {
     /// the new ones are free and unlinked.
     /// - Complexity: O(newCapacity)
     @usableFromInline
-    func copy(capacity newCapacity: Int) -> SlotTableStorage {
-        let copy = SlotTableStorage(capacity: Swift.max(newCapacity, capacity))
-        copy.tags.update(from: tags, count: capacity)
-        copy.generations.update(from: generations, count: capacity)
-        for slot in 0..<capacity where tags[slot] >= 0 { (copy.values + slot).initialize(to: values[slot]) }
-        copy.freeHead = freeHead
-        copy.liveCount = liveCount
-        return copy
-    }
+    func copy(capacity newCapacity: Int) -> SlotTableStorage { transfer(capacity: newCapacity, moving: false) }
 
     /// A storage with this one's slots (live values moved over) and `newCapacity` slots in
     /// all; leaves this storage with no live slot.
     /// - Complexity: O(newCapacity)
     @usableFromInline
-    func move(capacity newCapacity: Int) -> SlotTableStorage {
-        let moved = SlotTableStorage(capacity: Swift.max(newCapacity, capacity))
-        moved.tags.update(from: tags, count: capacity)
-        moved.generations.update(from: generations, count: capacity)
+    func move(capacity newCapacity: Int) -> SlotTableStorage { transfer(capacity: newCapacity, moving: true) }
+
+    private func transfer(capacity newCapacity: Int, moving: Bool) -> SlotTableStorage {
+        let other = SlotTableStorage(capacity: Swift.max(newCapacity, capacity))
+        other.tags.update(from: tags, count: capacity)
+        other.generations.update(from: generations, count: capacity)
         for slot in 0..<capacity where tags[slot] >= 0 {
-            (moved.values + slot).moveInitialize(from: values + slot, count: 1)
-            tags[slot] = -1
+            if moving {
+                (other.values + slot).initialize(to: (values + slot).move())
+                tags[slot] = -1
+            } else {
+                (other.values + slot).initialize(to: values[slot])
+            }
         }
-        moved.freeHead = freeHead
-        moved.liveCount = liveCount
-        liveCount = 0
-        return moved
+        other.freeHead = freeHead
+        other.liveCount = liveCount
+        if moving { liveCount = 0 }
+        return other
     }
 }
