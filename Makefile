@@ -3,7 +3,7 @@ SWIFT ?= swift
 APT_PACKAGES := libsqlite3-dev libzstd-dev pkg-config
 SCENARIO ?= scenarios/default.json5
 
-.PHONY: run test bench build deps clean golden
+.PHONY: run test bench build deps clean fuzz golden
 
 # Installs the system libraries through apt-get when pkg-config cannot find them.
 deps:
@@ -34,6 +34,10 @@ bench: deps
 	$(SWIFT) build -c release --product KeysimBench
 	$(SWIFT) build -c release --product keysim
 	.build/release/KeysimBench
+
+# libFuzzer targets (Fuzz/), FUZZ_SECONDS each (default 30); not part of `make test`.
+fuzz: deps
+	SWIFT=$(SWIFT) Fuzz/run.sh
 
 clean:
 	rm -rf .build

@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
 
 let package = Package(
@@ -39,12 +40,22 @@ let package = Package(
         .executableTarget(name: "KeysimBench", dependencies: ["Sim", "Scenarios", "Report"]),
         // A trace writer a keyboard extension can embed (Foundation at most).
         .target(name: "TraceRecorder"),
+        // The bodies of the fuzz targets, shared by `make fuzz` and the regression tests.
+        .target(name: "FuzzHarness", dependencies: ["Sim", "Scenarios"]),
 
         .testTarget(name: "SimTests", dependencies: ["Sim"]),
-        .testTarget(name: "ScenariosTests", dependencies: ["Sim", "Scenarios"]),
+        .testTarget(name: "ScenariosTests", dependencies: ["Sim", "Scenarios", "FuzzHarness"]),
         .testTarget(name: "ReportTests", dependencies: ["Sim", "Scenarios", "Report"]),
         .testTarget(name: "CLITests", dependencies: ["keysim", "Scenarios", "Report"]),
         // The recorder's output read back with keysim's own reader.
         .testTarget(name: "TraceRecorderTests", dependencies: ["TraceRecorder", "Scenarios", "Sim"]),
     ]
 )
+
+// `make fuzz` only: the libFuzzer executable, built with `-sanitize=fuzzer` (see README,
+// "Developing"). It has no `main` of its own, so it exists only when KEYSIM_FUZZ is set.
+if ProcessInfo.processInfo.environment["KEYSIM_FUZZ"] != nil {
+    package.targets.append(.executableTarget(
+        name: "KeysimFuzz", dependencies: ["FuzzHarness"], path: "Fuzz/KeysimFuzz",
+        swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
+}

@@ -13,21 +13,26 @@ public enum ScenarioFingerprint {
 
     /// SHA-256 over the bytes of the files in order (each prefixed by its length, so that
     /// moving bytes between files changes the hash).
-    public static func filesHash(_ paths: [String]) throws -> String {
+    /// Streamed: memory stays flat whatever the size of the files, and a device, pipe or
+    /// directory is refused with an error naming it (see `FileByteSource`).
+    public static func filesHash(_ paths: [String], bytesMax: Int64 = FileByteSource.defaultBytesMax) throws(InputError) -> String {
         var hasher = SHA256()
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { chunk.deallocate() }
         for path in paths {
-            guard let handle = FileHandle(forReadingAtPath: path) else {
-                throw InputError(FileManager.default.fileExists(atPath: path) ? .unreadable : .noSuchFile, file: path, message: FileManager.default.fileExists(atPath: path) ? "cannot open the file" : "no such file")
-            }
-            defer { try? handle.close() }
-            var length: UInt64 = 0
-            var chunks: [Data] = []
-            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-                length += UInt64(chunk.count)
-                chunks.append(chunk)
-            }
+            let source = try FileByteSource(path: path, bytesMax: bytesMax)
+            let length = UInt64(source.sizeBytes)
             hasher.update((0..<8).map { UInt8(truncatingIfNeeded: length >> (8 * UInt64($0))) })
-            for chunk in chunks { hasher.update(chunk) }
+            var hashed: UInt64 = 0
+            while true {
+                let read = try source.read(into: chunk)
+                if read == 0 { break }
+                hashed += UInt64(read)
+                hasher.update(UnsafeRawBufferPointer(rebasing: chunk[..<read]))
+            }
+            guard hashed == length else {
+                throw InputError(.unreadable, file: path, message: "changed size while it was read (\(length) bytes, then \(hashed))")
+            }
         }
         return hasher.finalizeHex()
     }

@@ -14,6 +14,9 @@ public enum ScenarioLoader {
         public init(path: String, value: ConfigValue) { self.path = path; self.value = value }
     }
 
+    /// The largest scenario (or lexicon) file read: 64 MiB.
+    public static let scenarioBytesMax: Int64 = 64 << 20
+
     /// Loads and validates a scenario file.
     /// - Parameters:
     ///   - path: the file, as the user named it (errors repeat it).
@@ -40,13 +43,27 @@ public enum ScenarioLoader {
             resolved = resolved.merging(overlay.value)
         }
         for override in overrides {
-            let keys = override.path.split(separator: ".").map(String.init)
+            let keys = override.path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
             guard !keys.isEmpty, !keys.contains(where: \.isEmpty) else {
                 throw ConfigError(file: path, line: 0, column: 0, path: override.path, message: "not a field path")
             }
             resolved = resolved.setting(keys[...], to: override.value)
         }
-        return try decode(resolved, path: path, policy: policy, policyNames: policies.map(\.key).sorted())
+        let scenario = try decode(resolved, path: path, policy: policy, policyNames: policies.map(\.key).sorted())
+        // Every other policy is checked too, so that a misspelt field inside one is reported
+        // now rather than on the day that policy is run. (The base is checked with or
+        // without a policy: `decode` above saw every field the policy does not override.)
+        for other in policies where other.key != policy {
+            // As the file writes it: `--set` values are for the policy being run.
+            do {
+                _ = try decode(root.merging(other.value), path: path, policy: other.key, policyNames: [])
+            } catch {
+                var inPolicy = error
+                inPolicy.path = "policies.\(other.key)" + (error.path.isEmpty ? "" : ".\(error.path)")
+                throw inPolicy
+            }
+        }
+        return scenario
     }
 
     private static func readPolicies(_ root: ConfigValue, file: String) throws(ConfigError) -> [ConfigValue.Member] {
@@ -72,7 +89,7 @@ public enum ScenarioLoader {
         let baseName = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         let name = try o.optional("name") { f throws(ConfigError) in try f.string() } ?? baseName
         let description = try o.optional("description") { f throws(ConfigError) in try f.string() } ?? ""
-        let seed = try o.optional("seed") { f throws(ConfigError) in UInt64(try f.integer(in: 0...Int(Int64.max))) } ?? 1
+        let seed = try o.optional("seed") { f throws(ConfigError) in UInt64(try f.integer64(in: 0...Int64.max)) } ?? 1
         let replications = try o.optional("replications") { f throws(ConfigError) in
             try f.integer(in: 1...Scenario.replicationsMax)
         } ?? 10
@@ -80,9 +97,12 @@ public enum ScenarioLoader {
             let list = try f.array { t throws(ConfigError) -> String in
                 let relative = try t.string()
                 let resolved = resolve(relative, besides: path)
-                guard FileManager.default.fileExists(atPath: resolved) else {
+                var isDirectory: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory) else {
                     throw t.error("trace file not found: \(resolved)")
                 }
+                if isDirectory.boolValue { throw t.error("\(resolved) is a directory, not a trace file") }
+                if let kind = SystemCalls.nonRegularKind(atPath: resolved) { throw t.error("\(resolved) is a \(kind), not a trace file") }
                 return resolved
             }
             guard !list.isEmpty else { throw f.error("needs at least one trace") }
@@ -110,6 +130,7 @@ public enum ScenarioLoader {
         try o.optional("memory") { f throws(ConfigError) in try ExtensionConfigReader.readMemory(f, into: &keyboard.memory) }
         try o.optional("languages") { f throws(ConfigError) in try ExtensionConfigReader.readLanguages(f, into: &keyboard.languages) }
         try o.optional("token") { f throws(ConfigError) in try ExtensionConfigReader.readToken(f, into: &keyboard.token) }
+        try o.optional("limits") { f throws(ConfigError) in keyboard.limits = try readLimits(f) }
         try o.finish()
         return Scenario(name: name, description: description, path: path, seed: seed, replications: replications,
                         traces: traces, policy: policy, policyNames: policyNames, keyboard: keyboard,
@@ -136,6 +157,23 @@ public enum ScenarioLoader {
         }
         let joined = parts.filter { !$0.isEmpty }.joined(separator: "/")
         return isAbsolute ? "/" + joined : (joined.isEmpty ? "." : joined)
+    }
+
+    /// Reads `limits: {simulatedHoursMax: 720, eventsMax: 200000000}`: how far one
+    /// replication may run before it stops with an error.
+    private static func readLimits(_ field: ConfigField) throws(ConfigError) -> RunLimits {
+        var l = try field.object()
+        var limits = RunLimits()
+        if let hours = try l.optional("simulatedHoursMax", { x throws(ConfigError) in
+            try x.integer(in: 1...RunLimits.simulatedHoursMaxLimit)
+        }) {
+            limits.simulatedTimeMax = SimTime(nanoseconds: Int64(hours) * 3_600_000_000_000)
+        }
+        if let events = try l.optional("eventsMax", { x throws(ConfigError) in try x.integer(in: 1...(1 << 40)) }) {
+            limits.eventsMax = events
+        }
+        try l.finish()
+        return limits
     }
 
     private static func readKeyboard(_ field: ConfigField, into keyboard: inout KeyboardConfig) throws(ConfigError) {
@@ -188,7 +226,8 @@ public enum ScenarioLoader {
         if let rate = try c.optional("falsePositiveRate", { x throws(ConfigError) in try x.probability() }) { checker.falsePositiveRate = rate }
         try c.optional("lexicon") { x throws(ConfigError) in
             let path = resolve(try x.string(), besides: scenarioPath)
-            guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            guard let bytes = try? FileByteSource.readAll(path: path, bytesMax: scenarioBytesMax),
+                  let text = String(validating: bytes, as: UTF8.self) else {
                 throw x.error("cannot read lexicon file \(path)")
             }
             checker.lexicon = Set(text.split(whereSeparator: \.isNewline).compactMap { line in

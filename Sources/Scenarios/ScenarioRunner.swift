@@ -66,11 +66,25 @@ public enum ScenarioRunner {
         let header = reader.header
         var source = DictationAudioResolver(reader)
         var sink = ObservationBuffer(keepsTasks: keepTasks)
-        var simulation = KeyboardSimulation(config: scenario.keyboard, seed: scenario.seed,
-                                            replication: item.replication, trace: item.traceIndex, header: header)
-        let summary = try simulation.run(&source, into: &sink)
+        var simulation = KeyboardSimulation(config: scenario.keyboard, seed: scenario.seed, replication: item.replication,
+                                            traceKey: try traceKey(path), header: header)
+        let summary: ReplicationSummary
+        do {
+            summary = try simulation.run(&source, into: &sink)
+        } catch let limit as RunLimitError {
+            throw ReplicationLimitError(scenarioPath: scenario.path, tracePath: path, replication: item.replication, limit: limit)
+        }
         let wall = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         return RunResult(item: item, tracePath: path, summary: summary, observations: sink, wallSeconds: wall)
+    }
+}
+
+extension ScenarioRunner {
+    /// The key of a trace's random streams: the first 16 hex digits of its content hash
+    /// (`ScenarioFingerprint.filesHash` of the file alone). Keyed by content, a trace draws
+    /// the same numbers at any place in a scenario's list, and two traces never share draws.
+    public static func traceKey(_ path: String) throws -> String {
+        String(try ScenarioFingerprint.filesHash([path]).prefix(16))
     }
 }
 

@@ -40,8 +40,10 @@ public final class TraceRecorder {
     public enum Anonymization: Sendable, Equatable {
         /// Text is recorded as typed.
         case off
-        /// Every letter and digit is replaced by another of the same class and script, the
-        /// same mapping as `keysim trace anonymize --seed seed` applies. Keep the seed secret.
+        /// Every letter and digit is replaced by another of the same class and script, one
+        /// mapping for the whole text (keysim's `TraceAnonymizer(letterSeed:)`). It keeps the
+        /// text from being read at a glance, not from frequency analysis: run `keysim trace
+        /// anonymize` on the trace before sharing it. Keep the seed secret.
         case letters(seed: UInt64)
     }
 

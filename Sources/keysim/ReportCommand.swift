@@ -39,6 +39,9 @@ enum ReportCommand {
         if format == "csv" && out == nil {
             throw UsageError(command: "report", message: "--format csv writes one file per table: give --out FOLDER")
         }
+        if let out, ReportStore.isPart(of: path, out) {
+            throw UsageError(command: "report", message: "--out \(out) is the report itself; write the export to another file")
+        }
         let options = ExportOptions(runID: runID, includeText: arguments.flag("include-text"))
         let store = try ReportStore(path: path, readOnly: true, busyTimeoutMs: JobOptions.busyTimeoutMs)
         if let runID { try ReportInspector.checkRun(store.database, runID, path: path) }

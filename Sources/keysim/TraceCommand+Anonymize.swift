@@ -10,15 +10,18 @@ extension TraceCommand {
             arguments: [("<in>", "The trace to anonymise (.jsonl or .jsonl.zst)."),
                         ("<out>", "The anonymised trace to write (.jsonl, or .jsonl.zst compressed).")],
             options: [
-                OptionSpec(name: "seed", value: "S", help: "Seed of the letter mapping: the same seed gives the same output. Keep it secret."),
+                OptionSpec(name: "seed", value: "S", help: "Seed of the word replacements: the same seed and trace give the same output. Keep it secret."),
             ],
             discussion: """
-            Letters become other letters of the same case and script (Latin stays Latin,
-            Cyrillic stays Cyrillic), digits other digits; spaces, punctuation, emoji,
-            combining marks, times, touch points and cursor moves stay. One mapping covers key
-            text, suggestions, pastes, transcripts and the header's intendedText, so the trace
-            still types a consistent text. WAV files that dictations refer to are not changed:
-            they still hold the spoken words.
+            Every word becomes random letters of the same length, case and script (digits
+            stay digits), drawn for that word from a key made of the seed and the trace's
+            bytes: the same word is replaced the same way throughout the trace (key text,
+            suggestions, pastes, transcripts, the header's intendedText), so typed words still
+            match or miss the words meant, but no letter mapping carries from word to word or
+            from trace to trace. Touch points move with their letter to its new key. Times,
+            backspaces, cursor moves, spaces, punctuation and emoji stay. WAV files that
+            dictations refer to are not changed: they still hold the spoken words. See
+            docs/trace-format.md for what is kept and what it protects against.
             """
         )
     }
@@ -31,8 +34,13 @@ extension TraceCommand {
         guard out.hasSuffix(".jsonl") || out.hasSuffix(".jsonl.zst") else {
             throw UsageError(command: command, message: "<out> must name a .jsonl or .jsonl.zst file, not '\(out)'")
         }
+        // Two passes: the first finds the word each typing episode ends as, the second writes.
+        var anonymizer = TraceAnonymizer(seed: seed, traceDigest: try ScenarioFingerprint.filesHash([paths[0]]),
+                                         language: try TraceFileReader(path: paths[0]).header.language)
+        var learning = try TraceFileReader(path: paths[0])
+        while let event = try learning.nextEvent() { anonymizer.learn(event) }
+        anonymizer.finishLearning()
         var reader = try TraceFileReader(path: paths[0])
-        var anonymizer = TraceAnonymizer(seed: seed)
         // A bad line anywhere throws before commit(): the writer then leaves no file.
         let writer = try TraceFileWriter(path: out, header: anonymizer.anonymize(reader.header))
         var audioCount = 0

@@ -7,18 +7,20 @@ extension TraceCommand {
         CommandSpec(
             name: "trace import",
             abstract: "Convert keystroke files of a public typing dataset into traces.",
-            usage: "trace import --format aalto136m <file>... [--out-dir DIR] [--zstd]",
+            usage: "trace import --format aalto136m|typing37k <file>... [--out-dir DIR] [--zstd]",
             arguments: [("<file>...", "Keystroke files of the dataset, such as 12345_keystrokes.txt.")],
             options: [
-                OptionSpec(name: "format", value: "NAME", help: "The dataset: aalto136m (the 136M Keystrokes dataset, tab-separated)."),
+                OptionSpec(name: "format", value: "NAME", help: "The dataset: aalto136m (the 136M Keystrokes dataset, desktop) or typing37k (its mobile counterpart, the header row optional); both tab-separated."),
                 OptionSpec(name: "out-dir", value: "DIR", help: "Folder for the traces (default: the current folder)."),
                 OptionSpec(name: "zstd", value: nil, help: "Write .jsonl.zst instead of .jsonl."),
             ],
             discussion: """
             One trace per file, named after it (12345_keystrokes.txt → 12345_keystrokes.jsonl).
-            Each test section becomes keyboard.show, its keystrokes sorted by press time, and
-            keyboard.hide; sections follow one another with their real gaps, and the header's
-            intendedText holds the sentences, one per line. Each section is replayed as it is
+            Each test section becomes keyboard.show, a field event (a field of its own, with
+            the section's sentence as its intended text), its keystrokes sorted by press time
+            (ARW_LEFT and ARW_RIGHT as cursor moves), and keyboard.hide; sections follow one
+            another with their real gaps, and the header's intendedText holds the sentences,
+            one per line. Lines that are not UTF-8 are read as ISO-8859-1 and counted. Each section is replayed as it is
             converted; sections whose replay does not give back USER_INPUT are reported as
             warnings and counted. A malformed file is reported with its line and writes
             nothing; the other files are still converted, and the exit code is 2.
@@ -29,10 +31,10 @@ extension TraceCommand {
     static func importFiles(_ arguments: ParsedArguments) throws -> Int32 {
         let command = "trace import"
         guard let format = arguments.value("format") else {
-            throw UsageError(command: command, message: "missing --format <NAME> (aalto136m)")
+            throw UsageError(command: command, message: "missing --format <NAME> (aalto136m or typing37k)")
         }
-        guard format == "aalto136m" else {
-            throw UsageError(command: command, message: "unknown --format '\(format)' (expected aalto136m)")
+        guard let dataset = Aalto136MImporter.Format(rawValue: format) else {
+            throw UsageError(command: command, message: "unknown --format '\(format)' (expected aalto136m or typing37k)")
         }
         let paths = try files(arguments, command: command, "<file>")
         var folder = arguments.value("out-dir") ?? "."
@@ -51,13 +53,13 @@ extension TraceCommand {
         var totalMismatches = 0
         for (path, output) in zip(paths, outputs) {
             do {
-                let conversion = try Aalto136MImporter.convert(path: path)
+                let conversion = try Aalto136MImporter.convert(path: path, format: dataset)
                 let writer = try TraceFileWriter(path: output, header: conversion.header)
                 for event in conversion.events { try writer.write(event) }
                 try writer.commit()
                 let mismatches = conversion.mismatches
                 for section in mismatches {
-                    printError("\(path):\(section.line): warning: section \(section.id) rebuilds \(jsonString(section.rebuilt)), not its USER_INPUT \(jsonString(section.userInput))")
+                    printError("\(path):\(section.line):1: warning: section \(section.id) rebuilds \(jsonString(section.rebuilt)), not its USER_INPUT \(jsonString(section.userInput))")
                 }
                 totalSections += conversion.sections.count
                 totalMismatches += mismatches.count
@@ -65,6 +67,9 @@ extension TraceCommand {
                 summary += "; \(mismatches.count) of \(conversion.sections.count) do not rebuild USER_INPUT"
                 if !conversion.ignoredKeys.isEmpty {
                     summary += "; ignored keys: " + conversion.ignoredKeys.map { "\($0.name) \($0.count)" }.joined(separator: ", ")
+                }
+                if conversion.latin1LineCount > 0 {
+                    summary += "; \(count(conversion.latin1LineCount, "line")) read as ISO-8859-1"
                 }
                 if conversion.reorderedRowCount > 0 {
                     summary += "; \(count(conversion.reorderedRowCount, "row")) moved later to keep time in order"

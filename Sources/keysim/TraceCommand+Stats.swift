@@ -150,19 +150,5 @@ extension TraceCommand {
     }
 
     /// A JSON string literal with the escapes JSON requires.
-    static func jsonString(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20: result += String(format: "\\u%04x", scalar.value)
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
-    }
+    static func jsonString(_ text: String) -> String { TraceLineEncoder.jsonString(text) }
 }

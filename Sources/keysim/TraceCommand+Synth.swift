@@ -6,10 +6,11 @@ extension TraceCommand {
         CommandSpec(
             name: "trace synth",
             abstract: "Synthesise a keystroke trace from text with a typist model.",
-            usage: "trace synth --text FILE --wpm N --seed S [--out FILE] [--typo-rate P] [--touch-spread PT] [--language TAG] [--name NAME]",
+            usage: "trace synth --text FILE (--wpm N | --typist PRESET|FILE [--wpm N]) --seed S [--out FILE] [--typo-rate P] [--touch-spread PT] [--language TAG] [--name NAME]",
             options: [
-                OptionSpec(name: "text", value: "FILE", help: "The text to type (UTF-8; lines are typed with return between them)."),
-                OptionSpec(name: "wpm", value: "N", help: "Net typing speed in words per minute (five characters a word), 5 to 250."),
+                OptionSpec(name: "text", value: "FILE", help: "The text to type (UTF-8; lines are typed with return between them, or as messages of their own by a typist that sends a message per line)."),
+                OptionSpec(name: "typist", value: "PRESET|FILE", help: "A human typist: a preset (\(TypistProfile.presetNames.joined(separator: ", "))) or a profile file from 'keysim trace fit'."),
+                OptionSpec(name: "wpm", value: "N", help: "Net typing speed in words per minute (five characters a word), 5 to 250; with --typist, the profile's typing intervals are scaled to reach it."),
                 OptionSpec(name: "seed", value: "S", help: "Seed of the typist's random draws: the same seed gives the same trace."),
                 OptionSpec(name: "out", value: "FILE", help: "Write the trace here (.jsonl, or .jsonl.zst compressed) instead of to standard output."),
                 OptionSpec(name: "typo-rate", value: "P", help: "Share of letters mistyped as a neighbouring key, then corrected (default 0.03)."),
@@ -18,7 +19,14 @@ extension TraceCommand {
                 OptionSpec(name: "name", value: "NAME", help: "The trace's name (default: the text file's name)."),
             ],
             discussion: """
-            Intervals are lognormal, slower at word and sentence starts, after shift and on the
+            With --typist: intervals by context, heavy-tailed pauses at word, phrase, sentence
+            and message starts, slips noticed within the word, after it (backspacing over the
+            space or moving the cursor back) or never, picked suggestions, and messages sent
+            with the field cleared (field events) and the keyboard hidden between some of them;
+            see "Typist profiles" in docs/trace-format.md. --typo-rate, --touch-spread and
+            --language apply to the simple typist only.
+
+            Without --typist (the simple typist): intervals are lognormal, slower at word and sentence starts, after shift and on the
             123 layer; mistyped letters are neighbours on the QWERTY (or Russian) layout, noticed
             within a few letters and deleted with backspace. Touch points use the reference
             layout in docs/trace-format.md; the header carries the text as intendedText. A line
@@ -36,6 +44,7 @@ extension TraceCommand {
         guard let textPath = arguments.value("text") else {
             throw UsageError(command: command, message: "missing --text <FILE> (the text to type)")
         }
+        if arguments.value("typist") != nil { return try synthHuman(arguments) }
         guard let wpm = try number(arguments, "wpm", in: TypistModel.wordsPerMinuteRange, command: command) else {
             throw UsageError(command: command, message: "missing --wpm <N> (words per minute)")
         }
@@ -75,6 +84,58 @@ extension TraceCommand {
             print("\(out): \(count(writer.eventCount, "event")), \(count(TextCounts.words(script.intendedText), "word")), \(seconds(writer.lastTime?.nanoseconds ?? 0)) s")
         }
         return 0
+    }
+
+    /// `trace synth --typist`: the human typist.
+    static func synthHuman(_ arguments: ParsedArguments) throws -> Int32 {
+        let command = "trace synth"
+        for name in ["typo-rate", "touch-spread", "language"] where arguments.value(name) != nil {
+            throw UsageError(command: command, message: "--\(name) applies to the simple typist; with --typist set it in the profile")
+        }
+        let textPath = arguments.value("text")!
+        let typistName = arguments.value("typist")!
+        let wpm = try number(arguments, "wpm", in: TypistModel.wordsPerMinuteRange, command: command)
+        let seed = try seed(arguments, command: command)
+        let out = try outputPath(arguments, command: command)
+        var profile = try typistProfile(typistName)
+        let folder = out.map(TraceValidator.directory(of:)) ?? ""
+        let script = try SynthScript.read(path: textPath) { (audio: String) throws(InputError) -> Int64 in
+            try WAVFile.read(path: folder + audio).durationNanos
+        }
+        var source = "keysim trace synth --typist \(typistName) --seed \(seed)"
+        if let wpm {
+            profile = HumanTypist.profile(profile, scaledToWordsPerMinute: wpm, script: script, seed: seed)
+            source += " --wpm \(format(wpm))"
+        }
+        let typist = HumanTypist(profile: profile)
+        let header = TraceHeader(name: arguments.value("name") ?? baseName(textPath), language: profile.language,
+                                 intendedText: typist.intendedText(of: script), source: source)
+        let writer = try out.map { (path) throws(InputError) in try TraceFileWriter(path: path, header: header) }
+            ?? TraceFileWriter(sink: StandardOutputSink(), header: header)
+        for event in typist.synthesize(script, seed: seed) { try writer.write(event) }
+        try writer.commit()
+        if let out {
+            print("\(out): \(count(writer.eventCount, "event")), \(count(TextCounts.words(script.intendedText), "word")), \(seconds(writer.lastTime?.nanoseconds ?? 0)) s")
+        }
+        return 0
+    }
+
+    /// `--out`, which must name a trace file.
+    static func outputPath(_ arguments: ParsedArguments, command: String) throws(UsageError) -> String? {
+        let out = arguments.value("out")
+        if let out, !(out.hasSuffix(".jsonl") || out.hasSuffix(".jsonl.zst")) {
+            throw UsageError(command: command, message: "--out must name a .jsonl or .jsonl.zst file, not '\(out)'")
+        }
+        return out
+    }
+
+    /// A preset by name, or a profile file.
+    static func typistProfile(_ name: String) throws -> TypistProfile {
+        if let preset = TypistProfile.preset(named: name) { return preset }
+        guard name.contains(".") || name.contains("/") else {
+            throw UsageError(command: "trace synth", message: "--typist '\(name)' is neither a preset (\(TypistProfile.presetNames.joined(separator: ", "))) nor a profile file (typist.json5)")
+        }
+        return try TypistProfile.read(path: name)
     }
 
     /// A file's name without its folder and its last extension: "texts/notes.txt" → "notes".

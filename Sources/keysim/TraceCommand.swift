@@ -23,6 +23,8 @@ enum TraceCommand {
             Subcommand(name: "validate", spec: validateSpec, run: validate),
             Subcommand(name: "stats", spec: statsSpec, run: stats),
             Subcommand(name: "synth", spec: synthSpec, run: synth),
+            Subcommand(name: "fit", spec: fitSpec, run: fit),
+            Subcommand(name: "compare", spec: compareSpec, run: compare),
             Subcommand(name: "anonymize", spec: anonymizeSpec, run: anonymize),
             Subcommand(name: "import", spec: importSpec, run: importFiles),
         ]
@@ -32,9 +34,9 @@ enum TraceCommand {
     static var overview: CommandSpec {
         CommandSpec(
             name: "trace",
-            abstract: "Work with traces: validate, summarise, synthesise, anonymise, import.",
+            abstract: "Work with traces: validate, summarise, synthesise, fit typists, compare, anonymise, import.",
             usage: "trace <subcommand> [options]",
-            arguments: [("<subcommand>", "validate, stats, synth, anonymize or import.")],
+            arguments: [("<subcommand>", "validate, stats, synth, fit, compare, anonymize or import.")],
             discussion: """
             SUBCOMMANDS:
             \(subcommands.map { "  " + $0.name.padding(toLength: 11, withPad: " ", startingAt: 0) + $0.spec.abstract }.joined(separator: "\n"))
@@ -59,10 +61,10 @@ enum TraceCommand {
     /// Runs the subcommand named by the first positional argument.
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         guard let name = arguments.positionals.first else {
-            throw UsageError(command: "trace", message: "missing <subcommand> (validate, stats, synth, anonymize or import)")
+            throw UsageError(command: "trace", message: "missing <subcommand> (validate, stats, synth, fit, compare, anonymize or import)")
         }
         guard let subcommand = subcommands.first(where: { $0.name == name }) else {
-            throw UsageError(command: "trace", message: "unknown subcommand '\(name)' (expected validate, stats, synth, anonymize or import)")
+            throw UsageError(command: "trace", message: "unknown subcommand '\(name)' (expected validate, stats, synth, fit, compare, anonymize or import)")
         }
         var rest = arguments
         rest.positionals.removeFirst()

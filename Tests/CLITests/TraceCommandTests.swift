@@ -16,12 +16,12 @@ final class TraceCommandTests: XCTestCase {
         let result = try KeysimProcess.run(["trace", "--help"])
         XCTAssertEqual(result.status, 0)
         XCTAssertEqual(result.stdout, """
-        OVERVIEW: Work with traces: validate, summarise, synthesise, anonymise, import.
+        OVERVIEW: Work with traces: validate, summarise, synthesise, fit typists, compare, anonymise, import.
 
         USAGE: keysim trace <subcommand> [options]
 
         ARGUMENTS:
-          <subcommand>          validate, stats, synth, anonymize or import.
+          <subcommand>          validate, stats, synth, fit, compare, anonymize or import.
 
         OPTIONS:
           -h, --help            Show this help.
@@ -30,6 +30,8 @@ final class TraceCommandTests: XCTestCase {
           validate   Check traces and report every problem with its line, not only the first.
           stats      Summarise traces: events, words, sentences, typing speed, intervals, backspaces, dictation.
           synth      Synthesise a keystroke trace from text with a typist model.
+          fit        Fit a typist profile to recorded traces, and report how well it reproduces them.
+          compare    Put two traces' typing figures side by side, with the KS distance of their intervals.
           anonymize  Replace every letter and digit of a trace, keeping its timing and shape.
           import     Convert keystroke files of a public typing dataset into traces.
 
@@ -38,7 +40,7 @@ final class TraceCommandTests: XCTestCase {
 
         """)
         let top = try KeysimProcess.run(["--help"])
-        XCTAssertTrue(top.stdout.contains("  trace     Work with traces: validate, summarise, synthesise, anonymise, import."), top.stdout)
+        XCTAssertTrue(top.stdout.contains("  trace     Work with traces: validate, summarise, synthesise, fit typists, compare, anonymise, import."), top.stdout)
     }
 
     func testEverySubcommandHasHelp() throws {
@@ -46,11 +48,13 @@ final class TraceCommandTests: XCTestCase {
             ("validate", ["OVERVIEW: Check traces and report every problem with its line", "USAGE: keysim trace validate <file>... [--max-problems N] [--no-audio]",
                           "  --max-problems <N>    Problems to print per file", "  --no-audio"]),
             ("stats", ["OVERVIEW: Summarise traces", "USAGE: keysim trace stats <file>... [--json]", "  --json  "]),
-            ("synth", ["OVERVIEW: Synthesise a keystroke trace", "USAGE: keysim trace synth --text FILE --wpm N --seed S [--out FILE]",
+            ("synth", ["OVERVIEW: Synthesise a keystroke trace", "USAGE: keysim trace synth --text FILE (--wpm N | --typist PRESET|FILE [--wpm N]) --seed S [--out FILE]", "  --typist <PRESET|FILE>",
                        "  --touch-spread <PT>   Standard deviation of touches around the key's centre, in points, 0 to 33 (default 6; 0: at the centre).",
                        "  --typo-rate <P>", "  --text <FILE>", "  --wpm <N>", "  --seed <S>", "@dictate AUDIO TRANSCRIPT"]),
+            ("fit", ["OVERVIEW: Fit a typist profile", "USAGE: keysim trace fit <trace>... --out FILE", "  --factor <N>", "Kolmogorov-Smirnov"]),
+            ("compare", ["OVERVIEW: Put two traces' typing figures side by side", "USAGE: keysim trace compare <a> <b>"]),
             ("anonymize", ["OVERVIEW: Replace every letter and digit", "USAGE: keysim trace anonymize <in> <out> --seed S", "Keep it secret."]),
-            ("import", ["OVERVIEW: Convert keystroke files", "USAGE: keysim trace import --format aalto136m <file>... [--out-dir DIR] [--zstd]",
+            ("import", ["OVERVIEW: Convert keystroke files", "USAGE: keysim trace import --format aalto136m|typing37k <file>... [--out-dir DIR] [--zstd]",
                         "  --format <NAME>", "  --out-dir <DIR>", "  --zstd"]),
         ]
         for (name, fragments) in expected {
@@ -69,9 +73,9 @@ final class TraceCommandTests: XCTestCase {
     func testUsageErrorsExitWithTwoAndSayWhatIsWrong() throws {
         let text = root("traces/text/short-messages.txt")
         let cases: [([String], [String])] = [
-            (["trace"], ["keysim trace: error: missing <subcommand> (validate, stats, synth, anonymize or import)",
+            (["trace"], ["keysim trace: error: missing <subcommand> (validate, stats, synth, fit, compare, anonymize or import)",
                          "Usage: keysim trace <subcommand> [options]"]),
-            (["trace", "replay"], ["keysim trace: error: unknown subcommand 'replay' (expected validate, stats, synth, anonymize or import)"]),
+            (["trace", "replay"], ["keysim trace: error: unknown subcommand 'replay' (expected validate, stats, synth, fit, compare, anonymize or import)"]),
             (["trace", "validate"], ["keysim trace validate: error: missing <file>", "Usage: keysim trace validate <file>..."]),
             (["trace", "validate", "--max-problems", "-1", "x.jsonl"], ["--max-problems must be a whole number from 0 to 1000000, not '-1'"]),
             (["trace", "stats"], ["keysim trace stats: error: missing <file>"]),
@@ -88,11 +92,19 @@ final class TraceCommandTests: XCTestCase {
             (["trace", "synth", "--text", text, "--wpm", "40", "--seed", "1", "--bogus"],
              ["keysim trace synth: error: unknown option '--bogus'", "Usage: keysim trace synth --text FILE", "(see 'keysim trace synth --help')"]),
             (["trace", "synth", "extra", "--text", text, "--wpm", "40", "--seed", "1"], ["keysim trace synth: error: unexpected argument 'extra'"]),
+            (["trace", "synth", "--text", text, "--typist", "texting", "--seed", "1"],
+             ["--typist 'texting' is neither a preset (chat, email, copying) nor a profile file (typist.json5)"]),
+            (["trace", "synth", "--text", text, "--typist", "chat", "--seed", "1", "--typo-rate", "0.1"],
+             ["--typo-rate applies to the simple typist; with --typist set it in the profile"]),
+            (["trace", "fit", "a.jsonl"], ["keysim trace fit: error: missing --out <FILE>"]),
+            (["trace", "fit", "a.jsonl", "--out", "typist.txt"], ["--out must name a .json5 file, not 'typist.txt'"]),
+            (["trace", "fit", "--out", "t.json5"], ["keysim trace fit: error: missing <trace>"]),
+            (["trace", "compare", "a.jsonl"], ["keysim trace compare: error: missing <a> and <b>"]),
             (["trace", "anonymize", "a.jsonl", "--seed", "1"], ["keysim trace anonymize: error: missing <in> and <out>"]),
             (["trace", "anonymize", "a.jsonl", "b.jsonl"], ["keysim trace anonymize: error: missing --seed <S>"]),
             (["trace", "anonymize", "a.jsonl", "b.csv", "--seed", "1"], ["<out> must name a .jsonl or .jsonl.zst file, not 'b.csv'"]),
-            (["trace", "import", "x.txt"], ["keysim trace import: error: missing --format <NAME> (aalto136m)"]),
-            (["trace", "import", "--format", "csv", "x.txt"], ["unknown --format 'csv' (expected aalto136m)"]),
+            (["trace", "import", "x.txt"], ["keysim trace import: error: missing --format <NAME> (aalto136m or typing37k)"]),
+            (["trace", "import", "--format", "csv", "x.txt"], ["unknown --format 'csv' (expected aalto136m or typing37k)"]),
             (["trace", "import", "--format", "aalto136m"], ["keysim trace import: error: missing <file>"]),
             (["trace", "import", "--format", "aalto136m", "--out-dir", "/nonexistent/dir", "x.txt"], ["--out-dir '/nonexistent/dir' is not an existing folder"]),
         ]
@@ -122,7 +134,7 @@ final class TraceCommandTests: XCTestCase {
         XCTAssertEqual(result.status, 2)
         XCTAssertEqual(result.stderr, """
         \(bad):3:6: error: time goes backwards (5 ms after 10 ms)
-        \(bad):4: error: dictation.stop without a dictation.start before it
+        \(bad):4:1: error: dictation.stop without a dictation.start before it
         \(bad):5:16: error: unknown event type "tap" (expected one of key, backspace, suggestion, cursor, paste, keyboard.show, keyboard.hide, language, network, dictation.start, dictation.stop, chip.accept, field)
 
         """)
@@ -176,7 +188,7 @@ final class TraceCommandTests: XCTestCase {
         let failed = try KeysimProcess.run(["trace", "stats", path, broken])
         XCTAssertEqual(failed.status, 2)
         XCTAssertEqual(failed.stdout, "", "a bad trace prints nothing but its error")
-        XCTAssertEqual(failed.stderr, "\(broken):2: error: missing field \"text\"\n")
+        XCTAssertEqual(failed.stderr, "\(broken):2:1: error: missing field \"text\"\n")
     }
 
     /// Every kind of damage is one clear error with the file and line, exit code 2, and no
@@ -342,12 +354,12 @@ final class TraceCommandTests: XCTestCase {
         let result = try KeysimProcess.run(["trace", "import", "--format", "aalto136m", "--out-dir", outDir, "--zstd", input, broken])
         XCTAssertEqual(result.status, 2, "one file was malformed")
         XCTAssertEqual(result.stdout, """
-        \(outDir)/7_keystrokes.jsonl.zst: 2 sections, 13 keystrokes, 15 events; 1 of 2 do not rebuild USER_INPUT; ignored keys: SHIFT 2
+        \(outDir)/7_keystrokes.jsonl.zst: 2 sections, 13 keystrokes, 17 events; 1 of 2 do not rebuild USER_INPUT; ignored keys: SHIFT 2
         imported 1 of 2 files: 2 sections, 1 do not rebuild USER_INPUT
 
         """)
         XCTAssertEqual(result.stderr, """
-        \(input):2: warning: section 2 rebuilds "Bye", not its USER_INPUT "Bye!"
+        \(input):2:1: warning: section 2 rebuilds "Bye", not its USER_INPUT "Bye!"
         \(broken):1:31: error: not a 136M Keystrokes file: the header row must name the columns PARTICIPANT_ID, TEST_SECTION_ID, SENTENCE, USER_INPUT, KEYSTROKE_ID, PRESS_TIME, RELEASE_TIME, LETTER, KEYCODE separated by tabs
 
         """)
@@ -359,6 +371,9 @@ final class TraceCommandTests: XCTestCase {
         XCTAssertEqual(object["durationMs"] as? Double, 9_430)
         XCTAssertEqual(object["keyTaps"] as? Int, 10)
         XCTAssertEqual(object["backspaceTaps"] as? Int, 1)
+        XCTAssertEqual(object["fields"] as? Int, 2, "each section a field of its own")
+        XCTAssertEqual(object["words"] as? Int, 3, "\"Hi all\" and \"Bye\", not glued together")
+        XCTAssertEqual(object["wordErrorsLeft"] as? Int, 0)
     }
 
     // MARK: Memory

@@ -40,11 +40,11 @@ final class JobAndMergeTests: XCTestCase {
         XCTAssertEqual(comparison.labelA, "seed")
         XCTAssertEqual(comparison.pairs, 4)
         let rows = Dictionary(uniqueKeysWithValues: comparison.rows.map { ($0.metric, $0) })
-        // Key handling draws from its own stream: the debounce policy cannot change a key's
-        // latency, so the paired difference is exactly zero and not significant.
+        // Key handling draws from its own stream: the debounce policy changes a key's latency
+        // only where a chip drawn on the main thread (at an answer's time, which the policy
+        // moves) delays it, so the paired difference is a few microseconds at most.
         let keys = try XCTUnwrap(rows["key_latency_mean_ms"])
-        XCTAssertEqual(keys.difference, 0)
-        XCTAssertFalse(keys.significant)
+        XCTAssertEqual(try XCTUnwrap(keys.difference), 0, accuracy: 0.01)
         // A 1 s fixed timer sends far fewer requests than the 400 ms / 2 s seed policy.
         let requests = try XCTUnwrap(rows["requests_per_100_words"])
         XCTAssertLessThan(try XCTUnwrap(requests.difference), -1)

@@ -134,7 +134,7 @@ final class LineReaderTests: XCTestCase {
             XCTAssertGreaterThan(lastNumber, 1_000)
             XCTAssertLessThan(lastNumber, lineCount)
             XCTAssertEqual(error.line, lastNumber)
-            XCTAssertEqual(error.description, "\(path):\(lastNumber): error: truncated zstd stream (the file ends inside a frame)")
+            XCTAssertEqual(error.description, "\(path):\(lastNumber):1: error: truncated zstd stream (the file ends inside a frame)")
         }
         XCTAssertThrowsError(try reader.nextLine(), "a stream error is final")
     }
@@ -245,7 +245,7 @@ final class LineReaderTests: XCTestCase {
         let error = reader.error("time must not be negative", column: 7)
         XCTAssertEqual(error.description, "\(path):2:7: error: time must not be negative")
         XCTAssertEqual(error.kind, .invalidContent)
-        XCTAssertEqual(InputError(.corrupt, file: "f", line: 3, message: "m").description, "f:3: error: m")
+        XCTAssertEqual(InputError(.corrupt, file: "f", line: 3, message: "m").description, "f:3:1: error: m")
         XCTAssertEqual(InputError(.corrupt, file: "f", column: 3, message: "m").description, "f: error: m",
                        "a column without a line is not shown")
     }

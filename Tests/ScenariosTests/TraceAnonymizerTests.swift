@@ -67,7 +67,7 @@ final class TraceAnonymizerTests: XCTestCase {
         events.insert(TraceEvent(time: events[7].time, kind: .paste(text: " Дима 2")), at: 8)
         let header = TraceHeader(intendedText: script.intendedText, source: "test")
 
-        var anonymizer = TraceAnonymizer(seed: 99)
+        var anonymizer = TraceAnonymizer(letterSeed: 99)
         let anonymousHeader = anonymizer.anonymize(header)
         let anonymous = events.map { anonymizer.anonymize($0) }
         XCTAssertEqual(anonymousHeader.source, "test, anonymized")

@@ -58,7 +58,13 @@ final class TraceImportTests: XCTestCase {
 
         let events = conversion.events
         XCTAssertEqual(events.first, TraceEvent(time: .zero, kind: .keyboardShown))
-        XCTAssertEqual(events[1], TraceEvent(time: SimTime(nanoseconds: 150_000_000),
+        XCTAssertEqual(events[1], TraceEvent(time: .zero, kind: .field(FieldChange(.opened, intendedText: "Hello there"))))
+        let fields = events.compactMap { event -> FieldChange? in
+            if case .field(let field) = event.kind { return field } else { return nil }
+        }
+        XCTAssertEqual(fields, [FieldChange(.opened, intendedText: "Hello there"), FieldChange(.cleared, intendedText: "see you"),
+                                FieldChange(.cleared, intendedText: "ok")], "each section a field with its own intended text")
+        XCTAssertEqual(events[2], TraceEvent(time: SimTime(nanoseconds: 150_000_000),
                                              kind: .key(text: "H", touchUp: SimTime(nanoseconds: 230_000_000), point: nil)))
         XCTAssertTrue(zip(events, events.dropFirst()).allSatisfy { $0.time <= $1.time })
         let shows = events.filter { $0.kind == .keyboardShown }.map(\.time.nanoseconds)
@@ -77,7 +83,77 @@ final class TraceImportTests: XCTestCase {
         var count = 0
         while let event = try reader.nextEvent() { text.apply(event.kind); count += 1 }
         XCTAssertEqual(count, events.count)
-        XCTAssertEqual(text.text, "Hello theresee youok", "the sections' inputs, one after another")
+        XCTAssertEqual(text.text, "ok", "the last section's field")
+
+        // Over its fields the trace types every section's words, and only the last leaves one wrong.
+        var statistics = TraceStatistics(header: conversion.header)
+        for event in events { statistics.add(event) }
+        let s = statistics.finished()
+        XCTAssertEqual(s.fieldCount, 3)
+        XCTAssertEqual(s.words, 2 + 2 + 1)
+        XCTAssertEqual(s.wordErrorsLeft, 0, "\"ok\" is the sentence, though not the USER_INPUT")
+    }
+
+    /// ISO-8859-1 bytes in the dataset's files (a French-Canadian layout's É) are decoded as
+    /// such; ARW_LEFT and ARW_RIGHT move the cursor.
+    func testLatin1LinesAndArrowKeys() throws {
+        let start: Int64 = 1_500_000_000_000
+        let rows = Self.section(7, sentence: "\u{C9}t\u{E9}", input: "\u{C9}t\u{E9}", startMs: start,
+                                keys: ["\u{C9}", "x", "\u{E9}", "ARW_LEFT", "BKSP", "t", "ARW_RIGHT"], firstKeystrokeID: 1)
+        let text = ([Self.headerRow] + rows).joined(separator: "\n") + "\n"
+        let path = directory.path("latin1.txt")
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: text.data(using: .isoLatin1)!))
+        let conversion = try Aalto136MImporter.convert(path: path)
+        XCTAssertEqual(conversion.latin1LineCount, rows.count)
+        XCTAssertEqual(conversion.sections.map(\.sentence), ["\u{C9}t\u{E9}"])
+        XCTAssertEqual(conversion.sections.map(\.rebuilt), ["\u{C9}t\u{E9}"])
+        XCTAssertEqual(conversion.mismatches.count, 0)
+        XCTAssertEqual(conversion.events.filter { $0.kind == .cursorMove(offset: -1) }.count, 1)
+        XCTAssertEqual(conversion.events.filter { $0.kind == .cursorMove(offset: 1) }.count, 1)
+        // A file mixing the two encodings: UTF-8 lines stay UTF-8.
+        let mixed = directory.path("mixed.txt")
+        var bytes = Array(([Self.headerRow] + Self.section(1, sentence: "caf\u{E9}", input: "caf\u{E9}", startMs: start,
+                                                            keys: ["c", "a", "f", "\u{E9}"], firstKeystrokeID: 1)).joined(separator: "\n").utf8)
+        bytes += Array(("\n" + Self.section(2, sentence: "\u{E0}", input: "\u{E0}", startMs: start + 5000, keys: ["\u{E0}"],
+                                            firstKeystrokeID: 9)[0] + "\n").data(using: .isoLatin1)!)
+        XCTAssertTrue(FileManager.default.createFile(atPath: mixed, contents: Data(bytes)))
+        let both = try Aalto136MImporter.convert(path: mixed)
+        XCTAssertEqual(both.sections.map(\.rebuilt), ["caf\u{E9}", "\u{E0}"])
+        XCTAssertEqual(both.latin1LineCount, 1)
+    }
+
+    /// The mobile Typing37k keystroke table: the same columns, with or without the header
+    /// row, in ISO-8859-1.
+    func testTyping37kTablesImportWithOrWithoutTheirHeader() throws {
+        let rows = Self.section(42, sentence: "Merci", input: "Merci", startMs: 1_560_000_000_000,
+                                keys: ["M", "e", "r", "x", "BKSP", "c", "i"], firstKeystrokeID: 3, participant: 9)
+            + Self.section(43, sentence: "\u{E7}a va", input: "\u{E7}a va", startMs: 1_560_000_009_000,
+                           keys: ["\u{E7}", "a", " ", "v", "a"], firstKeystrokeID: 20, participant: 9)
+        for withHeader in [true, false] {
+            let text = ((withHeader ? [Self.headerRow] : []) + rows).joined(separator: "\n") + "\n"
+            let path = directory.path("9_keystrokes-\(withHeader).txt")
+            XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: text.data(using: .isoLatin1)!))
+            let conversion = try Aalto136MImporter.convert(path: path, format: .typing37k)
+            XCTAssertEqual(conversion.sections.map(\.rebuilt), ["Merci", "\u{E7}a va"], "header \(withHeader)")
+            XCTAssertEqual(conversion.sections.map(\.line), withHeader ? [2, 9] : [1, 8])
+            XCTAssertEqual(conversion.header.name, "typing37k participant 9")
+            XCTAssertTrue(conversion.header.source!.hasPrefix("Typing37k dataset (Palin et al., MobileHCI 2019)"))
+            XCTAssertEqual(conversion.latin1LineCount, 5, "the rows of the second section")
+        }
+        // Without a header, a desktop file is refused, and a malformed first row still names its column.
+        let headless = try write("headless.txt", rows.joined(separator: "\n") + "\n")
+        XCTAssertThrowsError(try Aalto136MImporter.convert(path: headless)) { error in
+            XCTAssertTrue("\(error)".hasPrefix("\(headless):1:1: error: not a 136M Keystrokes file: the header row must name"), "\(error)")
+        }
+        let bad = try write("bad.txt", "9\t42\tMerci\tMerci\tthree\t1\t2\tM\t0\n")
+        XCTAssertThrowsError(try Aalto136MImporter.convert(path: bad, format: .typing37k)) { error in
+            XCTAssertTrue("\(error)".hasPrefix("\(bad):1:1: error: not a Typing37k file: the first row must be the header row or a keystroke row"), "\(error)")
+        }
+        let badRow = try write("badrow.txt", rows[0] + "\n9\t42\tMerci\tMerci\t4\tlate\t2\tM\t0\n")
+        XCTAssertThrowsError(try Aalto136MImporter.convert(path: badRow, format: .typing37k)) { error in
+            XCTAssertTrue("\(error)".hasPrefix("\(badRow):2:"), "\(error)")
+            XCTAssertTrue("\(error)".contains("PRESS_TIME must be a time in epoch milliseconds, found \"late\""), "\(error)")
+        }
     }
 
     func testMalformedFilesAreErrorsWithLineAndColumn() throws {
@@ -111,6 +187,8 @@ final class TraceImportTests: XCTestCase {
         XCTAssertEqual(Aalto136MImporter.keyAction("SPACE", text: text), .text(" "))
         XCTAssertEqual(Aalto136MImporter.keyAction("HOME", text: text), .cursor(-3))
         XCTAssertEqual(Aalto136MImporter.keyAction("ARROW_RIGHT", text: text), .cursor(0), "already at the end")
+        XCTAssertEqual(Aalto136MImporter.keyAction("ARW_LEFT", text: text), .cursor(-1))
+        XCTAssertEqual(Aalto136MImporter.keyAction("ARW_RIGHT", text: text), .cursor(0))
         XCTAssertEqual(Aalto136MImporter.keyAction("DELETE", text: text), .ignored("DELETE"), "nothing to delete")
         XCTAssertEqual(Aalto136MImporter.keyAction("TAB", text: text), .ignored("TAB"))
         XCTAssertEqual(Aalto136MImporter.parseMilliseconds("1473275830270"), 1_473_275_830_270_000_000)

@@ -117,18 +117,20 @@ final class TraceToolsTests: XCTestCase {
 
         let directory = try TemporaryDirectory(prefix: "keysim-wav")
         let bytes = try Array(Data(contentsOf: URL(fileURLWithPath: packageRoot + "/traces/clips/dictation-3.wav")))
-        let cases: [(String, [UInt8], String)] = [
-            ("text.wav", Array("hello".utf8), "not a WAV file (no RIFF/WAVE header)"),
-            ("cut.wav", Array(bytes.prefix(1000)), "truncated WAV data chunk"),
-            ("float.wav", { var b = bytes; b[20] = 3; return b }(), "WAV format tag 3 is not PCM"),
+        let cases: [(String, [UInt8], InputError.Kind, String)] = [
+            ("text.wav", Array("hello".utf8), .invalidContent, "not a WAV file (no RIFF/WAVE header)"),
+            ("riff.wav", Array("RIFF....WAVEnothing".utf8), .truncated, "truncated WAV: no fmt chunk"),
+            ("cut.wav", Array(bytes.prefix(1000)), .truncated, "truncated WAV: the data chunk declares"),
+            ("float16.wav", { var b = bytes; b[20] = 3; return b }(), .invalidContent, "unsupported WAV sample size: 16-bit float"),
+            ("mp3.wav", { var b = bytes; b[20] = 0x55; return b }(), .invalidContent, "unsupported WAV encoding"),
         ]
-        for (name, content, expected) in cases {
+        for (name, content, kind, expected) in cases {
             let path = directory.path(name)
             XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(content)))
             XCTAssertThrowsError(try WAVFile.read(path: path), name) { error in
                 let error = error as! InputError
-                XCTAssertEqual(error.kind, .invalidContent)
-                XCTAssertTrue(error.message.hasPrefix(expected), error.message)
+                XCTAssertEqual(error.kind, kind, name)
+                XCTAssertTrue(error.message.hasPrefix(expected), "\(name): \(error.message)")
             }
         }
         XCTAssertThrowsError(try WAVFile.read(path: directory.path("none.wav"))) { error in
@@ -140,3 +142,37 @@ final class TraceToolsTests: XCTestCase {
 /// The package root, where `traces/` lives.
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().path
+
+/// `trace validate` and `run` read WAV files with one parser: what one accepts, the other does.
+final class WAVAgreementTests: XCTestCase {
+    /// A WAV file's bytes: a fmt chunk of the given encoding and a data chunk.
+    private func wav(tag: UInt16, channels: UInt16, bits: UInt16, data: [UInt8], dataSize: UInt32? = nil) -> [UInt8] {
+        func u16(_ v: UInt16) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
+        func u32(_ v: UInt32) -> [UInt8] { (0..<4).map { UInt8((v >> (8 * $0)) & 0xFF) } }
+        let rate: UInt32 = 16_000
+        let block = channels * bits / 8
+        let fmt = u16(tag) + u16(channels) + u32(rate) + u32(rate * UInt32(block)) + u16(block) + u16(bits)
+        let body = Array("WAVE".utf8) + Array("fmt ".utf8) + u32(16) + fmt + Array("data".utf8) + u32(dataSize ?? UInt32(data.count)) + data
+        return Array("RIFF".utf8) + u32(UInt32(body.count)) + body
+    }
+
+    func testValidateAndRunAgreeOnEveryCase() throws {
+        let directory = try TemporaryDirectory(prefix: "keysim-wav-agree")
+        let cases: [(String, [UInt8], Bool)] = [
+            ("float32.wav", wav(tag: 3, channels: 1, bits: 32, data: [UInt8](repeating: 0, count: 64)), true),
+            ("ten-channels.wav", wav(tag: 1, channels: 10, bits: 16, data: [UInt8](repeating: 0, count: 40)), true),
+            ("streaming.wav", wav(tag: 1, channels: 1, bits: 16, data: [UInt8](repeating: 0, count: 32), dataSize: 0xFFFF_FFFF), true),
+            ("odd.wav", wav(tag: 1, channels: 1, bits: 16, data: [UInt8](repeating: 0, count: 33)), false),
+            ("mulaw.wav", wav(tag: 7, channels: 1, bits: 8, data: [UInt8](repeating: 0, count: 8)), false),
+        ]
+        for (name, bytes, valid) in cases {
+            let path = directory.path(name)
+            XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+            let validated = Result { try WAVFile.read(path: path) }
+            let run = Result { try WAVReader.read(path: path) }
+            XCTAssertEqual((try? validated.get()) != nil, valid, name)
+            XCTAssertEqual((try? run.get()) != nil, valid, name)
+            if case .failure(let a) = validated, case .failure(let b) = run { XCTAssertEqual("\(a)", "\(b)", name) }
+        }
+    }
+}

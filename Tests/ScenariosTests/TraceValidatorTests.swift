@@ -50,11 +50,11 @@ final class TraceValidatorTests: XCTestCase {
         XCTAssertEqual(result.problems.map(\.description), [
             "\(path):4:6: error: time goes backwards (5 ms after 10 ms)",
             "\(path):5:16: error: unknown event type \"keypress\" (expected one of key, backspace, suggestion, cursor, paste, keyboard.show, keyboard.hide, language, network, dictation.start, dictation.stop, chip.accept, field)",
-            "\(path):6: error: dictation.stop without a dictation.start before it",
+            "\(path):6:1: error: dictation.stop without a dictation.start before it",
             "\(path):7:32: error: expected ',' or '}', found the end of the line",
-            "\(path):9: error: dictation.start while the dictation started on line 8 is still running (a dictation.stop must come first)",
-            "\(path):9: warning: the dictation started here is never stopped (the trace ends first)",
-            "\(path):10: error: empty line",
+            "\(path):9:1: error: dictation.start while the dictation started on line 8 is still running (a dictation.stop must come first)",
+            "\(path):9:1: warning: the dictation started here is never stopped (the trace ends first)",
+            "\(path):10:1: error: empty line",
             "\(path):11:37: error: \"x\" without \"y\" (a touch point has both or neither)",
         ])
         XCTAssertEqual(result.errorCount, 7)
@@ -80,9 +80,9 @@ final class TraceValidatorTests: XCTestCase {
         ])
         let result = TraceValidator.validate(path: path)
         XCTAssertEqual(result.problems.map(\.description), [
-            "\(path):4: error: audio \"clips/missing.wav\": no such file (looked for \(directory.path("clips/missing.wav")))",
-            "\(path):6: error: audio \"clips/text.wav\": not a WAV file (no RIFF/WAVE header) (looked for \(directory.path("clips/text.wav")))",
-            "\(path):8: warning: the dictation started here is never stopped (the trace ends first)",
+            "\(path):4:1: error: audio \"clips/missing.wav\": no such file (looked for \(directory.path("clips/missing.wav")))",
+            "\(path):6:1: error: audio \"clips/text.wav\": not a WAV file (no RIFF/WAVE header) (looked for \(directory.path("clips/text.wav")))",
+            "\(path):8:1: warning: the dictation started here is never stopped (the trace ends first)",
         ])
         XCTAssertEqual(result.errorCount, 2)
         XCTAssertEqual(result.warningCount, 1)

@@ -56,19 +56,19 @@ final class WAVTraceResolverTests: XCTestCase {
             #"{"t":0,"type":"key","text":"a"}"#,
             #"{"t":100,"type":"dictation.stop"}"#,
         ])
-        XCTAssertEqual(errorText(path), "\(path):3: error: dictation.stop without a dictation.start before it")
+        XCTAssertEqual(errorText(path), "\(path):3:1: error: dictation.stop without a dictation.start before it")
         let twice = try writeTrace([
             #"{"t":0,"type":"dictation.start","onsetMs":0,"lengthMs":10}"#,
             #"{"t":100,"type":"dictation.stop"}"#,
             #"{"t":200,"type":"dictation.stop"}"#,
         ])
-        XCTAssertEqual(errorText(twice), "\(twice):4: error: dictation.stop without a dictation.start before it")
+        XCTAssertEqual(errorText(twice), "\(twice):4:1: error: dictation.stop without a dictation.start before it")
     }
 
     func testMissingAudioFile() throws {
         let path = try writeTrace([#"{"t":0,"type":"dictation.start","audio":"clips/missing.wav"}"#])
         XCTAssertEqual(errorText(path),
-                       "\(path):2: error: audio file 'clips/missing.wav' not found (looked for \(dir)/clips/missing.wav)")
+                       "\(path):2:1: error: audio file 'clips/missing.wav' not found (looked for \(dir)/clips/missing.wav)")
         do { _ = try events(path) } catch let error as InputError { XCTAssertEqual(error.kind, .noSuchFile) }
     }
 
@@ -86,7 +86,7 @@ final class WAVTraceResolverTests: XCTestCase {
                 #"{"t":0,"type":"key","text":"a"}"#,
                 #"{"t":10,"type":"dictation.start","audio":"\#(file)"}"#,
             ])
-            XCTAssertEqual(errorText(path), "\(path):3: error: \(message)")
+            XCTAssertEqual(errorText(path), "\(path):3:1: error: \(message)")
         }
     }
 

@@ -91,6 +91,30 @@ final class DictationModelTests: XCTestCase {
         XCTAssertTrue(h.engine.isIdle)
     }
 
+    func testFinishStopsADictationTheTraceNeverStopped() throws {
+        // A keyboard killed mid-dictation leaves a start and no stop: the recording ends at
+        // the last event, its text is inserted, and nothing is left pending.
+        var h = DictationHarness(.exact)
+        h.start(1000, onsetMs: 200, lengthMs: 2000, "cut off")
+        h.finish(5000)
+        XCTAssertEqual(h.dictations.count, 1)
+        XCTAssertEqual(h.dictations[0].recordingEnd, ms(5003))
+        XCTAssertEqual(h.inserted.map(\.text), ["cut off"])
+        XCTAssertEqual(h.sessions.count, 1)
+        XCTAssertTrue(h.engine.isIdle)
+        XCTAssertTrue(h.model.isIdle)
+    }
+
+    func testFinishAfterASecondStartWithoutStops() throws {
+        var h = DictationHarness(.exact)
+        h.start(1000, onsetMs: 0, lengthMs: 500)
+        h.start(1001, onsetMs: 0, lengthMs: 500)               // stops the first
+        h.finish(1001)
+        XCTAssertEqual(h.dictations.count, 2)
+        XCTAssertTrue(h.engine.isIdle)
+        XCTAssertTrue(h.model.isIdle)
+    }
+
     func testPausePolicySuspendsTheAppAndClipsWithoutPreRoll() throws {
         var config = DictationConfig.exact
         config.micPolicy = .pauseBetweenDictations

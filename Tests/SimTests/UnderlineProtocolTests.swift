@@ -5,19 +5,7 @@ import XCTest
 final class UnderlineProtocolTests: XCTestCase {
     /// A keyboard whose checkers are certain (every true error flagged, nothing else), with
     /// fixed costs and a 300 ms cloud behind a 50 ms network.
-    func certainConfig() -> KeyboardConfig {
-        var config = KeyboardConfig()
-        for kind in KeyboardWork.allCases { config.work[kind]!.cost = .constant(kind == .key ? 2 : 1) }
-        config.checker.recall = 1
-        config.checker.falsePositiveRate = 0
-        config.cloud.recall = 1
-        config.cloud.falsePositiveRate = 0
-        config.network.goodRoundTrip = .constant(50)
-        config.network.goodLoss = 0
-        config.cloud.service = .constant(300)
-        config.debounce = .fixed(delay: .milliseconds(400))
-        return config
-    }
+    func certainConfig() -> KeyboardConfig { .exact }
 
     func events(_ typed: String, every ms: Double = 100, from start: Double = 0) -> [TraceEvent] {
         typed.enumerated().map { index, character in

@@ -173,7 +173,7 @@ final class TraceRecorderTests: XCTestCase {
             recorder.record(.paste(text: intended), atNanos: ms(6000))
             try recorder.close()
         }
-        var anonymizer = TraceAnonymizer(seed: 2024)
+        var anonymizer = TraceAnonymizer(letterSeed: 2024)
         let (plainHeader, plainEvents) = try readBack(plainFile)
         let (secretHeader, secretEvents) = try readBack(secretFile)
         XCTAssertEqual(secretEvents, plainEvents.map { anonymizer.anonymize($0) })

@@ -39,6 +39,7 @@ public enum HTMLExporter {
         html += section("Batches", digest.batches)
         html += section("Key latency, touch to inserted (ms)", digest.keyLatency)
         html += section("Cloud requests", digest.requests)
+        if !digest.underlines.rows.isEmpty { html += section("Underlines", digest.underlines) }
         if !digest.typingQuality.rows.isEmpty { html += section("Typing quality", digest.typingQuality) }
         if !digest.touches.rows.isEmpty { html += section("Touch boundaries", digest.touches) }
         html += section(digest.runID == nil ? "Budget violations" : "Worst budget violations", digest.violations,

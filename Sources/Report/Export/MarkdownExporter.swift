@@ -10,11 +10,12 @@ public enum MarkdownExporter {
     /// The Markdown text of `digest`.
     public static func render(_ digest: ReportDigest) -> String {
         var text = "# keysim report\n\n"
-        text += "`\(digest.path)`: \(digest.batchCount) batch(es), \(digest.runCount) run(s); keysim \(KeysimVersion.current), report schema \(ReportSchema.version).\n"
+        text += code(digest.path) + ": \(digest.batchCount) batch(es), \(digest.runCount) run(s); keysim \(KeysimVersion.current), report schema \(ReportSchema.version).\n"
         if let run = digest.runDescription { text += "\n" + escape(run).capitalizedFirst + ".\n" }
         text += section("Batches", digest.batches)
         text += section("Key latency, touch to inserted (ms)", digest.keyLatency)
         text += section("Cloud requests", digest.requests)
+        if !digest.underlines.rows.isEmpty { text += section("Underlines", digest.underlines) }
         if !digest.typingQuality.rows.isEmpty { text += section("Typing quality", digest.typingQuality) }
         if !digest.touches.rows.isEmpty { text += section("Touch boundaries", digest.touches) }
         text += section(digest.runID == nil ? "Budget violations" : "Worst budget violations", digest.violations,
@@ -77,9 +78,29 @@ public enum MarkdownExporter {
         return text
     }
 
-    /// Text safe inside a Markdown table cell.
+    /// Text safe anywhere in Markdown, table cells included: HTML is written as entities
+    /// (a scenario or policy name cannot become a tag), and every character Markdown gives
+    /// a meaning inline is escaped with a backslash; line breaks become spaces.
     static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\\", "`", "*", "_", "[", "]", "|", "#", "!": out += "\\" + String(character)
+            case "\n", "\r", "\r\n": out += " "
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+
+    /// A path as an inline code span, whatever backticks it holds.
+    static func code(_ text: String) -> String {
+        let flat = text.replacingOccurrences(of: "\n", with: " ")
+        return flat.contains("`") ? "`` " + flat + " ``" : "`" + flat + "`"
     }
 }
 

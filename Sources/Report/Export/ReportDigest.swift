@@ -40,6 +40,8 @@ public struct ReportDigest: Sendable {
     public var sweeps: [Sweep]
     /// Suggestion-bar quality per batch (or for the run); no rows when nothing measured it.
     public var typingQuality = Table(headers: [], numeric: [], rows: [])
+    /// Underlines by origin and outcome, precision and recall, per batch (or for `--run`).
+    public var underlines = Table(headers: [], numeric: [], rows: [])
     /// Touch-boundary figures per batch (or for the run); no rows when no touch was decided.
     public var touches = Table(headers: [], numeric: [], rows: [])
 
@@ -68,6 +70,7 @@ public struct ReportDigest: Sendable {
             FROM batches b\(batchFilter) ORDER BY b.batch_id
             """)
         typingQuality = try Self.typingQualityTable(db, runID: options.runID, label: label)
+        underlines = try Self.underlineTable(db, runID: options.runID, label: label)
         touches = try Self.touchTable(db, runID: options.runID, label: label)
         extensionLife = try Self.extensionTable(db, runID: options.runID)
         if let runID = options.runID {

@@ -76,10 +76,16 @@ public enum TableExporter {
     }
 
     /// A field as CSV writes it (RFC 4180): quoted when it holds a comma, quote, line break
-    /// or surrounding space.
+    /// or surrounding space. A text a spreadsheet would run as a formula (it starts with
+    /// `=`, `+`, `-`, `@`, a tab or a carriage return, and is not a number) gets a leading
+    /// `'` and quotes, so that it opens as the text it is.
     static func csvField(_ text: String) -> String {
+        var text = text
+        if let first = text.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first), Double(text) == nil {
+            text = "'" + text
+        }
         let needsQuotes = text.contains { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }
-            || text.first == " " || text.last == " "
+            || text.first == " " || text.last == " " || text.first == "'"
         return needsQuotes ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
     }
 

@@ -22,7 +22,10 @@ public struct JobOutcome: Sendable {
 public enum JobRunner {
     /// Runs `job`'s items in `shard` on `threads` threads and adds them to the report at
     /// `reportPath`, which is opened (and created if missing) only when the first batch is
-    /// ready, so a job that fails before that leaves no file behind.
+    /// ready, so a job that fails before that leaves no file behind. A missing report is
+    /// made whole (schema and first batch) under a private name and then put in place
+    /// atomically, so that other processes never see it half made and a failing job never
+    /// removes a report it did not make alone (see `JobWriter`).
     /// - Parameters:
     ///   - progress: called on the calling thread after each work item, with (done, total).
     /// - Throws: the error of the first failing work item, or a `ReportError`.
@@ -62,126 +65,8 @@ public enum JobRunner {
         if positions.isEmpty {
             try writer.writeEmptyShard()
         }
+        try writer.finish()
         return JobOutcome(jobID: writer.jobID ?? 0, itemsRun: positions.count, summaries: summaries)
-    }
-}
-
-/// Writes a job's batches, keeping the job's row id between them.
-struct JobWriter {
-    let job: Job
-    let shard: Shard
-    let reportPath: String
-    let busyTimeoutMs: Int
-    private(set) var store: ReportStore?
-    private(set) var jobID: Int64?
-
-    init(job: Job, shard: Shard, reportPath: String, busyTimeoutMs: Int) {
-        self.job = job
-        self.shard = shard
-        self.reportPath = reportPath
-        self.busyTimeoutMs = busyTimeoutMs
-    }
-
-    /// Whether the report file existed before this job; a file the job created and could
-    /// not write its first batch to is removed again.
-    private var reportExisted = true
-
-    private mutating func openStore() throws(ReportError) -> ReportStore {
-        if let store { return store }
-        reportExisted = FileManager.default.fileExists(atPath: reportPath)
-        let opened = try ReportStore(path: reportPath, busyTimeoutMs: busyTimeoutMs)
-        store = opened
-        return opened
-    }
-
-    /// Removes the report file when this job created it and wrote nothing to it.
-    private mutating func discardIfNew() {
-        guard !reportExisted, jobID == nil else { return }
-        store = nil
-        ReportStore.removeFiles(of: reportPath)
-    }
-
-    /// Writes one batch's runs (positions are their work-item indices) in one transaction.
-    mutating func write(batch: Int, results: [RunResult], positions: [Int], wallSeconds: Double, isLast: Bool) throws {
-        do {
-            try writeBatch(batch: batch, results: results, positions: positions, wallSeconds: wallSeconds, isLast: isLast)
-        } catch {
-            discardIfNew()
-            throw error
-        }
-    }
-
-    private mutating func writeBatch(batch: Int, results: [RunResult], positions: [Int], wallSeconds: Double, isLast: Bool) throws {
-        let store = try openStore()
-        let database = store.database
-        let spec = job.batches[batch]
-        let info = BatchInfo(command: job.command, scenario: spec.scenario, scenarioHash: spec.scenarioHash,
-                             tracesHash: spec.tracesHash, wallSeconds: wallSeconds)
-        var jobID = self.jobID
-        do {
-            try database.transaction {
-                try ReportSchema.ensureAnalysisTables(database)
-                let id = try jobID ?? insertJobRow(database)
-                jobID = id
-                let runIDs = try store.insert(info, results: results)
-                let batchID = try database.query("SELECT batch_id FROM runs WHERE run_id = ?", [.integer(runIDs[0])])[0][0]
-                try database.prepare("INSERT INTO job_batches (batch_id, job_id, batch_index, label, settings) VALUES (?, ?, ?, ?, ?)")
-                    .execute([batchID, .integer(id), .integer(Int64(batch)), .text(spec.label), .text(spec.settingsJSON)])
-                let jobRun = try database.prepare("INSERT INTO job_runs (run_id, job_id, work_item) VALUES (?, ?, ?)")
-                for (runID, position) in zip(runIDs, positions) {
-                    try jobRun.execute([.integer(runID), .integer(id), .integer(Int64(position))])
-                }
-                if case .integer(let batchRowID) = batchID {
-                    try RunMetricWriter.write(database, batchID: batchRowID)
-                }
-                if isLast { try JobAnalysis.finish(database, jobID: id) }
-            }
-        } catch let error as SQLiteError {
-            throw ReportStore.describe(error, path: reportPath)
-        }
-        self.jobID = jobID
-    }
-
-    /// Records a shard that holds none of the job's work items, so that merging still
-    /// finds every shard.
-    mutating func writeEmptyShard() throws {
-        do {
-            try writeJobOnly()
-        } catch {
-            discardIfNew()
-            throw error
-        }
-    }
-
-    private mutating func writeJobOnly() throws {
-        let store = try openStore()
-        let database = store.database
-        var jobID: Int64?
-        do {
-            try database.transaction {
-                try ReportSchema.ensureAnalysisTables(database)
-                jobID = try insertJobRow(database)
-                try JobAnalysis.finish(database, jobID: jobID!)
-            }
-        } catch let error as SQLiteError {
-            throw ReportStore.describe(error, path: reportPath)
-        }
-        self.jobID = jobID
-    }
-
-    private func insertJobRow(_ database: Database) throws -> Int64 {
-        let first = job.batches[0].scenario
-        try database.prepare("""
-            INSERT INTO jobs (job_key, command, scenario_name, scenario_path, traces_hash, seed, replications, batches,
-                              work_items, shard_index, shard_count, spec, keysim_version, complete)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
-            """).execute([
-            .text(job.key), .text(job.command), .text(first.name), .text(first.path), .text(job.tracesHash),
-            .integer(Int64(bitPattern: job.seed)), .integer(Int64(job.replications)), .integer(Int64(job.batches.count)),
-            .integer(Int64(job.itemCount)), .integer(Int64(shard.index + 1)), .integer(Int64(shard.count)),
-            .text(job.spec), .text(KeysimVersion.current),
-        ])
-        return database.lastInsertRowID
     }
 }
 

@@ -1,4 +1,9 @@
 import CSQLite
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A connection to one SQLite database file (or to `":memory:"`).
 ///
@@ -44,14 +49,23 @@ public final class Database {
     ///     failing with `SQLITE_BUSY`; 0 fails at once. At most `busyTimeoutMsMax`.
     ///   - create: whether a missing file is created (ignored when `readOnly`).
     /// - Throws: `SQLiteError` if the file cannot be opened (`isCannotOpen`).
-    public init(path: String, readOnly: Bool = false, busyTimeoutMs: Int = 5000, create: Bool = true) throws(SQLiteError) {
+    ///   - immutable: open read-only as a file nobody changes (SQLite's `immutable=1`): no
+    ///     locks and no `-shm` file, so that a report in a folder the user cannot write can
+    ///     be read. Only for a file with no `-wal` beside it.
+    public init(path: String, readOnly: Bool = false, busyTimeoutMs: Int = 5000, create: Bool = true,
+                immutable: Bool = false) throws(SQLiteError) {
         precondition(busyTimeoutMs >= 0 && busyTimeoutMs <= Self.busyTimeoutMsMax,
                      "busy timeout \(busyTimeoutMs) ms is outside 0...\(Self.busyTimeoutMsMax)")
         _ = Self.configureOnce
         var flags = SQLITE_OPEN_NOMUTEX
         flags |= readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0))
         var opened: OpaquePointer?
-        let rc = sqlite3_open_v2(path, &opened, flags, nil)
+        var name = path
+        if immutable {
+            flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
+            name = "file:\(Self.uriPath(path))?immutable=1"
+        }
+        let rc = sqlite3_open_v2(name, &opened, flags, nil)
         guard rc == SQLITE_OK, let opened else {
             // On failure SQLite usually still allocates a handle that carries the message and
             // must be closed; on out-of-memory it returns none.
@@ -62,9 +76,29 @@ public final class Database {
         }
         self.handle = opened
         self.path = path
-        self.isReadOnly = readOnly
+        self.isReadOnly = readOnly || immutable
         sqlite3_extended_result_codes(opened, 1)
         sqlite3_busy_timeout(opened, Int32(busyTimeoutMs))
+    }
+
+    /// `path` as the path of a `file:` URI: absolute, with every byte that is not plain
+    /// ASCII or is one of `%?#` percent-encoded.
+    static func uriPath(_ path: String) -> String {
+        var absolute = path
+        if !path.hasPrefix("/") {
+            var buffer = [CChar](repeating: 0, count: 4096)
+            if getcwd(&buffer, buffer.count) != nil { absolute = String(cString: buffer) + "/" + path }
+        }
+        var text = ""
+        for byte in absolute.utf8 {
+            if byte > 0x20 && byte < 0x7F && byte != UInt8(ascii: "%") && byte != UInt8(ascii: "?") && byte != UInt8(ascii: "#") {
+                text.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                let digits = Array("0123456789ABCDEF".utf8)
+                text += "%" + String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 15)]], as: UTF8.self)
+            }
+        }
+        return text
     }
 
     /// Process-wide SQLite settings, applied before the first connection opens: memory

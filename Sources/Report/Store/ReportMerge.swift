@@ -90,22 +90,32 @@ public enum ReportMerge {
                 }
             }
         }
+        // A new output is made whole under a private name and linked into place, so that a
+        // failed merge never removes a report another process made meanwhile.
         let existed = FileManager.default.fileExists(atPath: output)
+        let target = existed ? output : ReportStore.privatePath(besides: output)
+        defer { if !existed { ReportStore.removeFiles(of: target) } }
+        let merged: Summary
         do {
-            let target = try ReportStore(path: output, busyTimeoutMs: busyTimeoutMs)
-            do {
-                return try target.database.transaction {
-                    try ReportSchema.ensureAnalysisTables(target.database)
-                    return try write(plan, from: stores, into: target.database)
-                }
-            } catch let error as SQLiteError {
-                throw ReportStore.describe(error, path: output)
+            let store = try ReportStore(path: target, busyTimeoutMs: busyTimeoutMs)
+            merged = try store.database.transaction {
+                try ReportSchema.ensureAnalysisTables(store.database)
+                return try write(plan, from: stores, into: store.database)
             }
-        } catch {
-            // A report created for this merge and left empty by its failure goes again.
-            if !existed { ReportStore.removeFiles(of: output) }
-            throw error
+            try JobWriter.checkpoint(store, reportPath: output)
+        } catch let error as SQLiteError {
+            throw ReportStore.describe(error, path: output)
+        } catch let error as ReportError {
+            throw ReportError(file: output, message: error.message)
         }
+        if !existed {
+            switch try ReportStore.publish(target, at: output) {
+            case .published: break
+            case .exists: throw ReportError(file: output, message: "was created by another process during the merge; merge again into a new file")
+            case .unsupported: try FileManager.default.copyItem(atPath: target, toPath: output)
+            }
+        }
+        return merged
     }
 
     private static func identity(_ path: String) -> String {

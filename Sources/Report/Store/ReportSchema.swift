@@ -283,6 +283,9 @@ public enum ReportSchema {
         UNION ALL SELECT run_id, 'suggestion', key_index, latency_ns FROM suggestions WHERE outcome = 'shown'
         UNION ALL SELECT run_id, 'local-underline', underline_id, time_to_underline_ns FROM underlines WHERE time_to_underline_ns IS NOT NULL
         UNION ALL SELECT run_id, 'cloud-confirmation', underline_id, time_to_confirmation_ns FROM underlines WHERE time_to_confirmation_ns IS NOT NULL
+        UNION ALL SELECT run_id, 'underline-verdict', underline_id,
+                         COALESCE(confirmed_ns, CASE WHEN outcome = 'retracted' THEN end_ns END) - word_finished_ns
+                  FROM underlines WHERE origin = 'local' AND (confirmed_ns IS NOT NULL OR outcome = 'retracted')
         UNION ALL SELECT run_id, 'request-round-trip', request_id, round_trip_ns FROM requests WHERE outcome = 'answered'
         UNION ALL SELECT run_id, 'dictation-tap-to-recording', dictation_id, tap_to_recording_ns FROM dictations
         UNION ALL SELECT run_id, 'dictation-stop-to-text', dictation_id, stop_to_text_ns FROM dictations;

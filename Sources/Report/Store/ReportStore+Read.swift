@@ -23,6 +23,44 @@ extension ReportStore {
     static func removeFiles(of path: String) {
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     }
+
+    /// A private name beside `path` (`.NAME.keysim-new-PID-N`) for a new report that no
+    /// other process may see before it is whole: it is made there, then `publish`ed.
+    static func privatePath(besides path: String) -> String {
+        let url = URL(fileURLWithPath: path)
+        let name = ".\(url.lastPathComponent).keysim-new-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        return url.deletingLastPathComponent().appendingPathComponent(name).path
+    }
+
+    /// Puts the closed, whole report at `privatePath` in place at `path` with `link(2)`,
+    /// which fails when `path` exists: `.published`, `.exists` when another process made
+    /// `path` first, `.unsupported` on a file system without hard links. The private name
+    /// stays; the caller removes it.
+    static func publish(_ privatePath: String, at path: String) throws(ReportError) -> Publication {
+        guard link(privatePath, path) != 0 else { return .published }
+        let code = errno
+        if code == EEXIST { return .exists }
+        if code == EPERM || code == ENOTSUP || code == EOPNOTSUPP || code == EXDEV || code == EMLINK { return .unsupported }
+        throw ReportError(file: path, message: "cannot create the report (\(String(cString: strerror(code))))")
+    }
+
+    /// What `publish` did.
+    enum Publication { case published, exists, unsupported }
+
+    /// Whether `other` names the report at `path` or one of its `-wal` and `-shm` files:
+    /// the same device and inode when both exist (hard and symbolic links included), the
+    /// same resolved path otherwise.
+    public static func isPart(of path: String, _ other: String) -> Bool {
+        ["", "-wal", "-shm"].contains { sameFile(path + $0, other) }
+    }
+
+    /// Whether two paths name one file.
+    public static func sameFile(_ a: String, _ b: String) -> Bool {
+        var first = stat(), second = stat()
+        if stat(a, &first) == 0, stat(b, &second) == 0 { return first.st_dev == second.st_dev && first.st_ino == second.st_ino }
+        func resolved(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path }
+        return resolved(a) == resolved(b)
+    }
 }
 
 /// What an export includes.

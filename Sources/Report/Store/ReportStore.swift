@@ -88,11 +88,24 @@ public final class ReportStore {
     /// allows it, so that closing it folds the WAL back into the file and removes the
     /// `-wal` and `-shm` files, as a plain read-only connection cannot; read-only otherwise.
     private static func openForReading(_ path: String, busyTimeoutMs: Int) throws(SQLiteError) -> Database {
-        if path != ":memory:", let database = try? Database(path: path, busyTimeoutMs: busyTimeoutMs, create: false) {
-            try database.execute("PRAGMA query_only = 1")
-            return database
+        let database: Database
+        if path != ":memory:", let writable = try? Database(path: path, busyTimeoutMs: busyTimeoutMs, create: false) {
+            try writable.execute("PRAGMA query_only = 1")
+            database = writable
+        } else {
+            database = try Database(path: path, readOnly: true, busyTimeoutMs: busyTimeoutMs)
         }
-        return try Database(path: path, readOnly: true, busyTimeoutMs: busyTimeoutMs)
+        // A report in a folder the user cannot write: SQLite cannot make the `-shm` file a
+        // connection to a WAL file needs. With no `-wal` there is nothing in a log to read,
+        // so the file is read as it stands.
+        if path != ":memory:", !FileManager.default.fileExists(atPath: path + "-wal") {
+            do {
+                _ = try database.query("SELECT COUNT(*) FROM sqlite_master")
+            } catch where error.isReadOnly || error.isCannotOpen {
+                return try Database(path: path, busyTimeoutMs: busyTimeoutMs, immutable: true)
+            }
+        }
+        return database
     }
 
     /// Maps a SQLite error to a message a user can act on.

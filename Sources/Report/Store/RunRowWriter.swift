@@ -180,6 +180,7 @@ struct RunRowWriter {
             ])
         }
         try writeTouches(observations.touches, runID: runID)
+        var causes = ViolationCauses(observations)
         for b in scenario.keyboard.budgets {
             let samples = MetricSamples.samples(b.metric, in: observations)
             var over = 0
@@ -187,7 +188,7 @@ struct RunRowWriter {
                 over += 1
                 try violation.execute([.integer(runID), .text(b.metric.rawValue), .integer(Int64(sample.item)),
                                        .integer(sample.latency.nanoseconds), .integer(b.limit.nanoseconds),
-                                       .text(MetricSamples.cause(b.metric, item: sample.item, in: observations))])
+                                       .text(causes.cause(b.metric, item: sample.item))])
             }
             try budget.execute([.integer(runID), .text(b.metric.rawValue), .integer(b.limit.nanoseconds), .real(b.allowedShare),
                                 .integer(Int64(samples.count)), .integer(Int64(over))])

@@ -11,27 +11,15 @@ public enum WAVReader {
 
     /// Reads and decodes the file at `path`.
     public static func read(path: String) throws(InputError) -> WAVAudio {
-        let source = try FileByteSource(path: path)
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            // withUnsafeMutableBytes rethrows untyped; carry the typed error out by hand.
-            let result = chunk.withUnsafeMutableBytes { (buffer) -> Result<Int, InputError> in
-                do throws(InputError) { return .success(try source.read(into: buffer)) } catch { return .failure(error) }
-            }
-            let count = try result.get()
-            if count == 0 { break }
-            bytes.append(contentsOf: chunk[0..<count])
-            guard bytes.count <= fileBytesMax else {
-                throw InputError(.invalidContent, file: path, message: "WAV file larger than \(fileBytesMax >> 20) MiB")
-            }
-        }
-        return try decode(bytes, file: path)
+        try decode(FileByteSource.readAll(path: path, bytesMax: Int64(fileBytesMax)), file: path)
     }
 
     /// Decodes the bytes of a WAV file; `file` names it in errors.
     public static func decode(_ bytes: [UInt8], file: String) throws(InputError) -> WAVAudio {
         func fail(_ kind: InputError.Kind, _ message: String) -> InputError { InputError(kind, file: file, message: message) }
+        if !bytes.isEmpty, !bytes.starts(with: Array("RIFF".utf8).prefix(bytes.count)) {
+            throw fail(.invalidContent, "not a WAV file (no RIFF/WAVE header)")
+        }
         guard bytes.count >= 12 else {
             throw fail(bytes.isEmpty ? .invalidContent : .truncated,
                        bytes.isEmpty ? "empty file, not a WAV file" : "truncated WAV: \(bytes.count) bytes, shorter than a RIFF header")

@@ -149,6 +149,21 @@ public struct ConfigField {
         return n
     }
 
+    /// A whole number up to 2^63 − 1 exactly, as a seed may be: written as a decimal
+    /// integer it is read digit for digit, not through a `Double`.
+    public func integer64(in range: ClosedRange<Int64>) throws(ConfigError) -> Int64 {
+        if let exact = value.integerLiteral {
+            guard range.contains(exact) else { throw error("must be between \(range.lowerBound) and \(range.upperBound) (got \(exact))") }
+            return exact
+        }
+        let x = try number()
+        guard x == x.rounded(), abs(x) < 9.0e15 else {
+            throw error(x == x.rounded() ? "must be between \(range.lowerBound) and \(range.upperBound) (got \(Self.format(x)))"
+                        : "expected a whole number, found \(Self.format(x))")
+        }
+        return try Int64(integer(in: Int(range.lowerBound)...Int(range.upperBound)))
+    }
+
     /// A duration given in milliseconds, not negative.
     public func milliseconds() throws(ConfigError) -> SimDuration {
         SimDuration(milliseconds: try nonNegative())

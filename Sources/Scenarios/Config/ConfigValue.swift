@@ -7,6 +7,9 @@ public struct ConfigValue: Sendable, Equatable {
     public var line: Int
     /// 1-based column of the value's first character (0 for values made by `--set`).
     public var column: Int
+    /// The exact value of a number written as a decimal integer that fits an `Int64`: seeds
+    /// above 2^53 have no exact `Double`.
+    public var integerLiteral: Int64?
 
     /// The shapes a JSON5 value can take.
     public enum Kind: Sendable, Equatable {
@@ -43,7 +46,11 @@ public struct ConfigValue: Sendable, Equatable {
         switch kind {
         case .array(let elements): ConfigValue(.array(elements.map(\.unpositioned)))
         case .object(let members): ConfigValue(.object(members.map { Member(key: $0.key, value: $0.value.unpositioned) }))
-        default: ConfigValue(kind)
+        default: {
+            var value = ConfigValue(kind)
+            value.integerLiteral = integerLiteral
+            return value
+        }()
         }
     }
 

@@ -27,9 +27,9 @@ public struct JSON5Parser {
     /// Parses a whole document: exactly one value, optionally surrounded by white space and comments.
     public static func parse(_ text: String) throws(SyntaxError) -> ConfigValue {
         var parser = JSON5Parser(text)
-        parser.skipTrivia()
+        try parser.skipTrivia()
         let value = try parser.parseValue()
-        parser.skipTrivia()
+        try parser.skipTrivia()
         if parser.index < parser.scalars.count {
             throw parser.error("unexpected \(parser.describe(parser.scalars[parser.index])) after the end of the document")
         }
@@ -58,18 +58,20 @@ public struct JSON5Parser {
         index += 1
     }
 
-    private mutating func skipTrivia() {
+    private mutating func skipTrivia() throws(SyntaxError) {
         while let c = current {
             if c == " " || c == "\t" || c == "\n" || c == "\r" || c == "\u{FEFF}" || c == "\u{A0}" || c == "\u{2028}" || c == "\u{2029}" {
                 advance()
             } else if c == "/", index + 1 < scalars.count, scalars[index + 1] == "/" {
                 while let d = current, d != "\n" { advance() }
             } else if c == "/", index + 1 < scalars.count, scalars[index + 1] == "*" {
+                let opening = error("unterminated /* comment (no */ before the end of the file)")
                 advance(); advance()
                 while index < scalars.count, !(scalars[index] == "*" && index + 1 < scalars.count && scalars[index + 1] == "/") {
                     advance()
                 }
-                if index < scalars.count { advance(); advance() }
+                guard index < scalars.count else { throw opening }
+                advance(); advance()
             } else {
                 return
             }
@@ -84,7 +86,11 @@ public struct JSON5Parser {
         case "{": kind = try parseObject()
         case "[": kind = try parseArray()
         case "\"", "'": kind = .string(try parseString())
-        case "-", "+", ".", "0"..."9": kind = .number(try parseNumber())
+        case "-", "+", ".", "0"..."9":
+            let (number, exact) = try parseNumber()
+            var value = ConfigValue(.number(number), line: startLine, column: startColumn)
+            value.integerLiteral = exact
+            return value
         default:
             let word = readIdentifier()
             switch word {
@@ -113,7 +119,7 @@ public struct JSON5Parser {
         advance() // {
         var members: [ConfigValue.Member] = []
         while true {
-            skipTrivia()
+            try skipTrivia()
             guard let c = current else { throw error("unexpected end of file inside an object") }
             if c == "}" { advance(); break }
             let keyLine = line, keyColumn = column
@@ -127,12 +133,12 @@ public struct JSON5Parser {
             if members.contains(where: { $0.key == key }) {
                 throw SyntaxError(line: keyLine, column: keyColumn, message: "duplicate key '\(key)'")
             }
-            skipTrivia()
+            try skipTrivia()
             guard current == ":" else { throw error("expected ':' after key '\(key)'") }
             advance()
-            skipTrivia()
+            try skipTrivia()
             members.append(ConfigValue.Member(key: key, value: try parseValue()))
-            skipTrivia()
+            try skipTrivia()
             if current == "," { advance(); continue }
             if current == "}" { advance(); break }
             if let c = current { throw error("unexpected \(describe(c)), expected ',' or '}'") }
@@ -147,11 +153,11 @@ public struct JSON5Parser {
         advance() // [
         var elements: [ConfigValue] = []
         while true {
-            skipTrivia()
+            try skipTrivia()
             guard let c = current else { throw error("unexpected end of file inside an array") }
             if c == "]" { advance(); break }
             elements.append(try parseValue())
-            skipTrivia()
+            try skipTrivia()
             if current == "," { advance(); continue }
             if current == "]" { advance(); break }
             if let c = current { throw error("unexpected \(describe(c)), expected ',' or ']'") }
@@ -188,8 +194,20 @@ public struct JSON5Parser {
                 case "b": out.append("\u{8}")
                 case "f": out.append("\u{C}")
                 case "v": out.append("\u{B}")
-                case "0": out.append("\u{0}")
-                case "\n": break // line continuation
+                case "0":
+                    if index + 1 < scalars.count, ("0"..."9").contains(scalars[index + 1]) {
+                        throw error("invalid escape \\0 followed by a digit (octal escapes are not JSON5)")
+                    }
+                    out.append("\u{0}")
+                case "1"..."9": throw error("invalid escape \\\(e) (octal escapes are not JSON5)")
+                case "\n", "\u{2028}", "\u{2029}": break // line continuation
+                case "\r":
+                    // Line continuation across "\r\n".
+                    if index + 1 < scalars.count, scalars[index + 1] == "\n" { advance() }
+                case "x":
+                    advance()
+                    out.append(Unicode.Scalar(UInt8(try readHex(2, after: "x"))))
+                    continue
                 case "u":
                     advance()
                     let scalar = try parseUnicodeEscape()
@@ -206,11 +224,14 @@ public struct JSON5Parser {
         return String(out)
     }
 
-    private mutating func readHex4() throws(SyntaxError) -> UInt32 {
+    private mutating func readHex4() throws(SyntaxError) -> UInt32 { try readHex(4, after: "u") }
+
+    /// `count` hexadecimal digits (2 after `\x`, 4 after `\u`) as a number.
+    private mutating func readHex(_ count: Int, after escape: String) throws(SyntaxError) -> UInt32 {
         var value: UInt32 = 0
-        for _ in 0..<4 {
+        for _ in 0..<count {
             guard let c = current, let digit = Self.hexValue(c) else {
-                throw error("expected four hexadecimal digits after \\u")
+                throw error("expected \(count == 2 ? "two" : "four") hexadecimal digits after \\\(escape)")
             }
             value = value * 16 + digit
             advance()
@@ -242,7 +263,9 @@ public struct JSON5Parser {
         }
     }
 
-    private mutating func parseNumber() throws(SyntaxError) -> Double {
+    /// A number, and its exact value when it is written as a decimal integer that fits an
+    /// `Int64` (a seed above 2^53 has no exact `Double`).
+    private mutating func parseNumber() throws(SyntaxError) -> (Double, Int64?) {
         let startColumn = column
         var text = ""
         var sign = 1.0
@@ -252,8 +275,8 @@ public struct JSON5Parser {
         }
         if current == "I" || current == "N" {
             let word = readIdentifier()
-            if word == "Infinity" { return sign * .infinity }
-            if word == "NaN" { return .nan }
+            if word == "Infinity" { return (sign * .infinity, nil) }
+            if word == "NaN" { return (.nan, nil) }
             throw SyntaxError(line: line, column: startColumn, message: "invalid number")
         }
         if current == "0", index + 1 < scalars.count, scalars[index + 1] == "x" || scalars[index + 1] == "X" {
@@ -266,7 +289,7 @@ public struct JSON5Parser {
                 advance()
             }
             if digits == 0 || digits > 15 { throw SyntaxError(line: line, column: startColumn, message: "invalid hexadecimal number") }
-            return sign * Double(value)
+            return (sign * Double(value), nil)
         }
         while let c = current, ("0"..."9").contains(c) || c == "." || c == "e" || c == "E"
                 || ((c == "+" || c == "-") && (text.last == "e" || text.last == "E")) {
@@ -282,6 +305,7 @@ public struct JSON5Parser {
         guard !text.isEmpty, let value = Double(text) else {
             throw SyntaxError(line: line, column: startColumn, message: "invalid number '\(text)'")
         }
-        return sign * value
+        let exact = text.unicodeScalars.allSatisfy { ("0"..."9").contains($0) } ? Int64(sign < 0 ? "-" + text : text) : nil
+        return (sign * value, exact)
     }
 }

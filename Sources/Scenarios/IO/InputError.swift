@@ -5,7 +5,8 @@
 ///     out/report.csv: error: cannot write: No space left on device (errno 28)
 ///
 /// `line` and `column` are 1-based; either is omitted from the text when `nil`. Columns
-/// count bytes of the line, as compilers do.
+/// count bytes of the line, as compilers do; an error with a line and no column of its own
+/// gets column 1.
 public struct InputError: Error, CustomStringConvertible, Sendable, Equatable {
     /// What went wrong, for callers that handle some failures differently (exit codes,
     /// retries) without reading the message.
@@ -48,7 +49,9 @@ public struct InputError: Error, CustomStringConvertible, Sendable, Equatable {
         self.kind = kind
         self.file = file
         self.line = line
-        self.column = column
+        // An error about a line as a whole (a missing field, a bad tap order) points at the
+        // line's first byte: every error about a place names its line and column.
+        self.column = column ?? (line == nil ? nil : 1)
         self.message = message
     }
 

@@ -49,6 +49,31 @@ enum SystemCalls {
     }
 
     /// Whether the open descriptor is a directory.
+    /// What kind of file a descriptor is open on, in words, and its size; `nil` kind for a
+    /// regular file.
+    static func nonRegularKind(_ descriptor: Int32) -> (kind: String?, size: Int64) {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return ("file whose kind cannot be read", 0) }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: return (nil, Int64(status.st_size))
+        case S_IFDIR: return ("directory", 0)
+        case S_IFCHR: return ("character device", 0)
+        case S_IFBLK: return ("block device", 0)
+        case S_IFIFO: return ("pipe", 0)
+        case S_IFSOCK: return ("socket", 0)
+        default: return ("special file", 0)
+        }
+    }
+
+    /// What kind of file `path` names (following links), in words; `nil` for a regular file
+    /// or a path that does not exist.
+    static func nonRegularKind(atPath path: String) -> String? {
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        return nonRegularKind(descriptor).kind
+    }
+
     static func isDirectory(_ descriptor: Int32) -> Bool {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { return false }

@@ -20,6 +20,12 @@ public final class ZstdDecompressor: ByteSource {
     /// zstd's own default limit. Frames made with `zstd --long=31` need more, and are
     /// refused rather than allowed to take gigabytes.
     public static let defaultWindowLogMax = 27
+    /// The default limit on the bytes one stream decompresses to: 4 GiB, far above any
+    /// trace, so that a small file that expands without end (a zstd bomb) is refused.
+    public static let defaultDecompressedBytesMax: Int64 = 4 << 30
+    /// The most bytes this stream may decompress to.
+    public let decompressedBytesMax: Int64
+    private var decompressedBytes: Int64 = 0
 
     private let source: any ByteSource
     private let context: OpaquePointer
@@ -43,7 +49,8 @@ public final class ZstdDecompressor: ByteSource {
     ///   - source: the compressed bytes.
     ///   - windowLogMax: the largest window (log2 of bytes) a frame may require, 10...31.
     /// - Throws: `InputError` `.corrupt` if the zstd context cannot be created.
-    public init(source: any ByteSource, windowLogMax: Int = ZstdDecompressor.defaultWindowLogMax) throws(InputError) {
+    public init(source: any ByteSource, windowLogMax: Int = ZstdDecompressor.defaultWindowLogMax,
+                decompressedBytesMax: Int64 = ZstdDecompressor.defaultDecompressedBytesMax) throws(InputError) {
         precondition((10...31).contains(windowLogMax), "windowLogMax \(windowLogMax) is outside 10...31")
         guard let context = ZSTD_createDCtx() else {
             throw InputError(.corrupt, file: source.path, message: "cannot create a zstd decompression context (out of memory)")
@@ -56,6 +63,7 @@ public final class ZstdDecompressor: ByteSource {
         }
         self.source = source
         self.context = context
+        self.decompressedBytesMax = decompressedBytesMax
         // ZSTD_DStreamInSize is the block size plus a header: one whole block per read.
         self.inputBuffer = .allocate(byteCount: ZSTD_DStreamInSize(), alignment: 16)
     }
@@ -119,6 +127,13 @@ public final class ZstdDecompressor: ByteSource {
                 frameInProgress = result != 0
             }
             outputMayBePending = output.pos == output.size
+        }
+        decompressedBytes += Int64(output.pos)
+        if decompressedBytes > decompressedBytesMax {
+            let failure = InputError(.corrupt, file: path,
+                                     message: "decompresses to more than the limit of \(decompressedBytesMax >> 20) MiB for one input file")
+            self.failure = failure
+            throw failure
         }
         return output.pos
     }

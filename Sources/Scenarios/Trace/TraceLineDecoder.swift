@@ -315,6 +315,11 @@ public struct TraceLineDecoder: Sendable {
                 throw TraceLineError(column: audio.column,
                                      message: "\"audio\" must be a path relative to the trace's folder, found \(audio.sourceText(in: line))")
             }
+            // A shared trace must not make keysim read files outside its own folder.
+            guard !path.split(separator: "/", omittingEmptySubsequences: false).contains("..") else {
+                throw TraceLineError(column: audio.column,
+                                     message: "\"audio\" must stay inside the trace's folder (no '..'), found \(audio.sourceText(in: line))")
+            }
             return .wavFile(path: path, transcript: transcript)
         }
         guard let onset, let length else {

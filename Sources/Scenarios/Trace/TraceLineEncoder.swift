@@ -89,6 +89,13 @@ public struct TraceLineEncoder: Sendable {
         bytes = writer.bytes
     }
 
+    /// `text` as a JSON string literal, escaped as in trace lines.
+    public static func jsonString(_ text: String) -> String {
+        var writer = Writer(bytes: [])
+        writer.string(text)
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
     /// Nanoseconds as the shortest decimal number of milliseconds that denotes them exactly:
     /// 123_500_000 → "123.5", 1_000_000_000 → "1000", 1 → "0.000001", -1_500_000 → "-1.5".
     public static func millisecondsText(nanoseconds: Int64) -> String {

@@ -27,7 +27,8 @@ public struct TraceProblem: Sendable, Equatable, CustomStringConvertible {
         self.severity = severity
         self.file = file
         self.line = line
-        self.column = column
+        // A problem with a line as a whole points at its first byte (see `InputError`).
+        self.column = column ?? (line == nil ? nil : 1)
         self.message = message
     }
 

@@ -1,19 +1,31 @@
 import Sim
 
 /// Converts the keystroke files of the public "136 Million Keystrokes" dataset (Dhakal,
-/// Feit, Kristensson and Oulasvirta, CHI 2018; Aalto University) into traces, one trace per
-/// file. The mapping is documented under "Importing the 136M Keystrokes dataset" in
-/// `docs/trace-format.md`.
+/// Feit, Kristensson and Oulasvirta, CHI 2018; Aalto University) and of its mobile
+/// counterpart "Typing37k" (Palin, Feit, Kim, Kristensson and Oulasvirta, MobileHCI 2019)
+/// into traces, one trace per file. The mapping is documented under "Importing the 136M
+/// Keystrokes and Typing37k datasets" in `docs/trace-format.md`.
 ///
 /// A file is tab-separated with a header row naming the columns PARTICIPANT_ID,
 /// TEST_SECTION_ID, SENTENCE, USER_INPUT, KEYSTROKE_ID, PRESS_TIME, RELEASE_TIME, LETTER,
-/// KEYCODE; times are epoch milliseconds. Rows are grouped by test section; sections follow
-/// one another in the order of their first key press, each row sorted by press time
-/// (then keystroke id), so gaps between sections are the real ones.
+/// KEYCODE (a Typing37k file may come without it); times are epoch milliseconds. Each line
+/// is UTF-8 or, when it is not valid UTF-8, ISO-8859-1 (the datasets mix the two). Rows are
+/// grouped by test section; sections follow one another in the order of their first key
+/// press, each row sorted by press time (then keystroke id), so gaps between sections are
+/// the real ones. Each section is a field of its own (a `field` event with its SENTENCE as
+/// the intended text).
 ///
 /// Every section is replayed as it is converted (`ReplayedText`, from an empty field): the
 /// sections whose replay does not give back USER_INPUT are listed in `mismatches`.
 public enum Aalto136MImporter {
+    /// The datasets read.
+    public enum Format: String, Sendable, CaseIterable {
+        /// 136M Keystrokes (desktop): the header row is required.
+        case aalto136m
+        /// Typing37k (mobile): the same columns; the header row may be missing.
+        case typing37k
+    }
+
     /// The columns of a keystroke file, in order.
     public static let columns = ["PARTICIPANT_ID", "TEST_SECTION_ID", "SENTENCE", "USER_INPUT", "KEYSTROKE_ID",
                                  "PRESS_TIME", "RELEASE_TIME", "LETTER", "KEYCODE"]
@@ -52,6 +64,8 @@ public enum Aalto136MImporter {
         /// Rows whose press came before the end of the previous section, moved later so
         /// that the trace's time never goes backwards.
         public var reorderedRowCount: Int
+        /// Lines that were not valid UTF-8 and were read as ISO-8859-1.
+        public var latin1LineCount = 0
 
         /// The sections that do not rebuild their USER_INPUT.
         public var mismatches: [Section] { sections.filter { !$0.rebuildsUserInput } }
@@ -70,29 +84,49 @@ public enum Aalto136MImporter {
 
     /// Reads and converts the file at `path`.
     /// - Throws: `InputError` with the line and column of the first malformed row.
-    public static func convert(path: String) throws(InputError) -> Conversion {
-        let reader = try LineReader(path: path)
+    public static func convert(path: String, format: Format = .aalto136m) throws(InputError) -> Conversion {
+        // Lines are decoded one by one: UTF-8 when valid, else ISO-8859-1.
+        let reader = try LineReader(path: path, validatesUTF8: false)
+        let datasetName = format == .aalto136m ? "136M Keystrokes" : "Typing37k"
         guard let (_, headerBytes) = try reader.nextLine() else {
             throw InputError(.invalidContent, file: path, message: "empty file: expected a header row (\(columns.joined(separator: " ")))")
         }
-        let headerFields = fields(headerBytes)
+        var latin1Lines = 0
+        let headerByteCount = headerBytes.count
+        let headerFields = fields(headerBytes, latin1: &latin1Lines)
+        var pendingFirstRow: [(text: String, column: Int)]?
         if headerFields.map(\.text) != columns {
-            let mismatch = (0..<min(headerFields.count, columns.count)).first { headerFields[$0].text != columns[$0] }
-                ?? min(headerFields.count, columns.count)
-            let column = mismatch < headerFields.count ? headerFields[mismatch].column : headerBytes.count + 1
-            throw InputError(.invalidContent, file: path, line: 1, column: column,
-                             message: "not a 136M Keystrokes file: the header row must name the columns \(columns.joined(separator: ", ")) separated by tabs")
+            // A Typing37k file may start with its first row: nine fields, an integer keystroke id.
+            if format == .typing37k, headerFields.count == columns.count, Int64(headerFields[4].text) != nil {
+                pendingFirstRow = headerFields
+            } else {
+                let mismatch = (0..<min(headerFields.count, columns.count)).first { headerFields[$0].text != columns[$0] }
+                    ?? min(headerFields.count, columns.count)
+                let column = mismatch < headerFields.count ? headerFields[mismatch].column : headerBytes.count + 1
+                let what = format == .typing37k ? "the first row must be the header row or a keystroke row, with" : "the header row must name"
+                throw InputError(.invalidContent, file: path, line: 1, column: column,
+                                 message: "not a \(datasetName) file: \(what) the columns \(columns.joined(separator: ", ")) separated by tabs")
+            }
         }
         var rows: [Row] = []
         var participant: String?
-        while let (number, bytes) = try reader.nextLine() {
-            if bytes.isEmpty { continue }
+        func nextRow() throws(InputError) -> (number: Int, fields: [(text: String, column: Int)], byteCount: Int)? {
+            if let first = pendingFirstRow {
+                pendingFirstRow = nil
+                return (1, first, headerByteCount)
+            }
+            while let (number, bytes) = try reader.nextLine() {
+                if bytes.isEmpty { continue }
+                return (number, fields(bytes, latin1: &latin1Lines), bytes.count)
+            }
+            return nil
+        }
+        while let (number, row, byteCount) = try nextRow() {
             guard rows.count < rowCountMax else {
                 throw InputError(.invalidContent, file: path, line: number, message: "more than \(rowCountMax) rows")
             }
-            let row = fields(bytes)
             guard row.count == columns.count else {
-                let column = row.count > columns.count ? row[columns.count].column : bytes.count + 1
+                let column = row.count > columns.count ? row[columns.count].column : byteCount + 1
                 throw InputError(.invalidContent, file: path, line: number, column: column,
                                  message: "expected \(columns.count) tab-separated fields, found \(row.count)")
             }
@@ -120,10 +154,13 @@ public enum Aalto136MImporter {
         guard !rows.isEmpty else {
             throw InputError(.invalidContent, file: path, message: "no keystroke rows after the header")
         }
-        return try assemble(rows, participant: participant ?? "", path: path)
+        var conversion = try assemble(rows, participant: participant ?? "", path: path, format: format)
+        conversion.latin1LineCount = latin1Lines
+        return conversion
     }
 
-    private static func assemble(_ rows: [Row], participant: String, path: String) throws(InputError) -> Conversion {
+    private static func assemble(_ rows: [Row], participant: String, path: String,
+                                 format: Format) throws(InputError) -> Conversion {
         // Sections in order of their first press; rows within by press time, then id.
         var sectionOrder: [String] = []
         var sectionRows: [String: [Row]] = [:]
@@ -150,7 +187,7 @@ public enum Aalto136MImporter {
             }
             return SimTime(nanoseconds: nanos)
         }
-        for section in sections {
+        for (index, section) in sections.enumerated() {
             var text = ReplayedText()
             func add(_ kind: TraceEvent.Kind, at candidate: SimTime) {
                 if candidate < last { reordered += 1 }
@@ -160,6 +197,9 @@ public enum Aalto136MImporter {
             }
             let start = try time(section[0].pressNanos, line: section[0].line)
             add(.keyboardShown, at: start)
+            // Each section is a field of its own; the dataset's field was emptied between
+            // sections (the sentence submitted), which the next section's start records.
+            add(.field(FieldChange(index == 0 ? .opened : .cleared, intendedText: section[0].sentence)), at: start)
             var end = start
             for row in section {
                 let press = try time(row.pressNanos, line: row.line)
@@ -189,9 +229,11 @@ public enum Aalto136MImporter {
             converted.append(Section(id: first.section, line: section.map(\.line).min()!, sentence: first.sentence,
                                      userInput: first.userInput, rebuilt: text.text, keystrokeCount: section.count))
         }
-        let header = TraceHeader(name: "aalto136m participant \(participant)", language: "en",
+        let dataset = format == .aalto136m ? "136M Keystrokes dataset (Dhakal et al., CHI 2018)"
+            : "Typing37k dataset (Palin et al., MobileHCI 2019)"
+        let header = TraceHeader(name: "\(format.rawValue) participant \(participant)", language: "en",
                                  intendedText: converted.map(\.sentence).joined(separator: "\n"),
-                                 source: "136M Keystrokes dataset (Dhakal et al., CHI 2018), \(baseName(path)), imported by keysim trace import")
+                                 source: "\(dataset), \(baseName(path)), imported by keysim trace import")
         return Conversion(header: header, events: events, sections: converted,
                           ignoredKeys: ignored.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
                           reorderedRowCount: reordered)
@@ -216,8 +258,8 @@ public enum Aalto136MImporter {
         switch letter {
         case "BKSP", "BACKSPACE": return .backspace
         case "SPACE": return .text(" ")
-        case "ARROW_LEFT", "LEFT": return .cursor(text.cursorOffset > 0 ? -1 : 0)
-        case "ARROW_RIGHT", "RIGHT": return .cursor(text.cursorOffset < text.count ? 1 : 0)
+        case "ARROW_LEFT", "ARW_LEFT", "LEFT": return .cursor(text.cursorOffset > 0 ? -1 : 0)
+        case "ARROW_RIGHT", "ARW_RIGHT", "RIGHT": return .cursor(text.cursorOffset < text.count ? 1 : 0)
         case "HOME": return .cursor(-text.cursorOffset)
         case "END": return .cursor(text.count - text.cursorOffset)
         case "DELETE", "DEL": return text.cursorOffset < text.count ? .forwardDelete : .ignored(letter)
@@ -225,12 +267,19 @@ public enum Aalto136MImporter {
         }
     }
 
-    /// Splits a row at tabs: each field's text and 1-based byte column.
-    static func fields(_ bytes: UnsafeBufferPointer<UInt8>) -> [(text: String, column: Int)] {
+    /// Splits a row at tabs: each field's text and 1-based byte column. A row that is not
+    /// valid UTF-8 is read as ISO-8859-1 (every byte is the code point of its value) and
+    /// counted in `latin1`.
+    static func fields(_ bytes: UnsafeBufferPointer<UInt8>, latin1: inout Int) -> [(text: String, column: Int)] {
+        let isUTF8 = LineReader.validateUTF8(bytes) == nil
+        if !isUTF8 { latin1 += 1 }
         var result: [(String, Int)] = []
         var start = 0
         for index in 0...bytes.count where index == bytes.count || bytes[index] == 0x09 {
-            result.append((String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self), start + 1))
+            let field = UnsafeBufferPointer(rebasing: bytes[start..<index])
+            let text = isUTF8 ? String(decoding: field, as: UTF8.self)
+                : String(String.UnicodeScalarView(field.map { Unicode.Scalar($0) }))
+            result.append((text, start + 1))
             start = index + 1
         }
         return result

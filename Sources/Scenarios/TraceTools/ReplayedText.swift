@@ -32,6 +32,12 @@ public struct ReplayedText: Sendable {
     /// The number of grapheme clusters in the text.
     public var count: Int { cursorOffset + afterReversed.count }
 
+    /// The grapheme cluster just before the cursor, or `nil` at the start of the text.
+    public var characterBeforeCursor: Character? { before.last }
+
+    /// The last grapheme cluster before the cursor that is not white space, or `nil`.
+    public var lastNonSpaceBeforeCursor: Character? { before.last { !$0.isWhitespace } }
+
     /// Applies one event.
     public mutating func apply(_ kind: TraceEvent.Kind) {
         switch kind {

@@ -57,8 +57,9 @@ public struct TraceStatistics: Sendable {
     public private(set) var gapCounts = [Int](repeating: 0, count: TraceStatistics.gapThresholdsNanos.count)
     /// The longest gap between two edits, in nanoseconds.
     public private(set) var longestGapNanos: Int64 = 0
-    /// Fields typed in (a field event starts a new one).
-    public private(set) var fieldCount = 1
+    /// Fields typed in, counted as each ends (a field event starts a new one; a field whose text never changed
+    /// is not counted).
+    public private(set) var fieldCount = 0
     /// Words left wrong: the word-level edit distance, summed over the fields compared.
     public private(set) var wordErrorsLeft = 0
     /// Intended words of the fields compared.
@@ -93,7 +94,6 @@ public struct TraceStatistics: Sendable {
         lastTime = event.time
         if case .field(let field) = event.kind {
             closeField()
-            fieldCount += 1
             openingText = field.text
             fieldIntendedText = field.intendedText
         }
@@ -148,6 +148,7 @@ public struct TraceStatistics: Sendable {
     /// known, its errors.
     private mutating func closeField() {
         let final = text.text
+        if final != openingText { fieldCount += 1 }
         closedWords += max(0, TextCounts.words(final) - TextCounts.words(openingText))
         closedSentences += max(0, TextCounts.sentences(final) - TextCounts.sentences(openingText))
         closedCharacters += max(0, final.count - openingText.count)

@@ -116,7 +116,13 @@ public struct TypistModel: Sendable {
 
     /// A touch on `key`: around its centre, or, for a slip, near its edge towards `aim`.
     private func touch(_ key: KeyboardLayout.Key, aim: KeyboardLayout.Key?, _ random: inout RandomStream) -> TouchPoint {
-        let spread = options.touchSpreadPoints
+        Self.touch(key, aim: aim, spread: options.touchSpreadPoints, &random)
+    }
+
+    /// A touch on `key` scattered with σ = `spread` points: around its centre, or, for a
+    /// slip, near its edge towards `aim` (σ halved). Shared with `HumanTypist`.
+    static func touch(_ key: KeyboardLayout.Key, aim: KeyboardLayout.Key?, spread: Double,
+                      _ random: inout RandomStream) -> TouchPoint {
         var x = key.center.x, y = key.center.y
         var sigma = spread
         if let aim {
@@ -226,6 +232,13 @@ struct Planner {
     /// The key of `c` on the current layers, whether it is a long press, and whether it is
     /// on the letter layer (where slips happen).
     private func key(for c: Character) -> (key: KeyboardLayout.Key?, longPress: Bool, letterLayer: Bool, symbols: Bool) {
+        Self.key(for: c, letterLayout: letterLayout)
+    }
+
+    /// The key of `c` on `letterLayout` or the 123 layer, whether it is a long press, and
+    /// whether it is on the letter layer (where slips happen). Shared with `HumanTypist`.
+    static func key(for c: Character, letterLayout: KeyboardLayout)
+        -> (key: KeyboardLayout.Key?, longPress: Bool, letterLayer: Bool, symbols: Bool) {
         if let key = letterLayout.key(for: c) { return (key, false, c.isLetter, false) }
         if let base = KeyboardLayout.longPressAlternates[Character(String(c).lowercased())],
            let key = letterLayout.key(for: base) {
@@ -290,6 +303,13 @@ struct Planner {
     }
 
     private mutating func pickNeighbour(of key: KeyboardLayout.Key) -> KeyboardLayout.Key? {
+        Self.pickNeighbour(of: key, on: letterLayout, &random)
+    }
+
+    /// A neighbour of `key`, left or right twice as likely as above or below. Shared with
+    /// `HumanTypist`.
+    static func pickNeighbour(of key: KeyboardLayout.Key, on letterLayout: KeyboardLayout,
+                              _ random: inout RandomStream) -> KeyboardLayout.Key? {
         let neighbours = letterLayout.neighbours(of: key)
         let total = neighbours.reduce(0) { $0 + $1.weight }
         guard total > 0 else { return nil }

@@ -28,10 +28,26 @@ public enum WordAlignment {
 
     /// The minimum string distance over grapheme clusters between `typed` and `intended`;
     /// `nil` when the texts are too long to compare (`characterCellsMax`).
+    ///
+    /// The common start and end are set aside first; when what is left has as many lines on
+    /// both sides (typists do not slip on return), the lines are compared pairwise, which
+    /// keeps a long text with a few slips far from quadratic.
     public static func characterDistance(typed: String, intended: String) -> Int? {
-        let a = Array(typed), b = Array(intended)
+        var a = Array(typed)[...], b = Array(intended)[...]
+        while let x = a.first, let y = b.first, x == y { a.removeFirst(); b.removeFirst() }
+        while let x = a.last, let y = b.last, x == y { a.removeLast(); b.removeLast() }
+        let linesA = a.split(separator: "\n", omittingEmptySubsequences: false)
+        let linesB = b.split(separator: "\n", omittingEmptySubsequences: false)
+        if linesA.count == linesB.count && linesA.count > 1 {
+            var total = 0
+            for (x, y) in zip(linesA, linesB) {
+                guard x.count * y.count <= characterCellsMax else { return nil }
+                total += editDistance(Array(x), Array(y))
+            }
+            return total
+        }
         guard a.count * b.count <= characterCellsMax else { return nil }
-        return editDistance(a, b)
+        return editDistance(Array(a), Array(b))
     }
 
     /// The Levenshtein distance between two sequences (unit costs).

@@ -192,10 +192,14 @@ public struct DictationModel: Sendable {
     /// are still in flight, when the last one's text is inserted. The session's mic-on time
     /// thus runs to the last event or the idle timeout, whichever comes first (the timeout,
     /// had it come first, would already have closed the session).
+    /// A dictation still recording (a trace cut off mid-dictation, as a keyboard killed while
+    /// dictating leaves it) is stopped at `time`, as a stop tap then would: its text is
+    /// transcribed and inserted, and the session closes after it.
     public mutating func finish(at time: SimTime) -> [DictationAction] {
         guard closingAt == nil else { return [] }
-        closingAt = time
         var actions: [DictationAction] = [.cancel(.idle), .cancel(.suspension)]
+        if isRecording { actions += try! tapStop(at: time) }
+        closingAt = time
         if active.isEmpty, session != nil { actions += closeSession(at: time, reason: .endOfTrace) }
         return actions
     }

@@ -16,12 +16,37 @@ public struct Engine<Event> {
     /// Events posted without a handle, ordered with `queue`'s by the same keys.
     @usableFromInline var posts = PostQueue<Event>()
     @usableFromInline let pendingEventsMax: Int
+    /// The latest time and the most events this engine runs to; past either `next()`
+    /// returns nil and `limitReached` says which.
+    public var limits = RunLimits() {
+        didSet { timeMaxNanos = limits.simulatedTimeMax.nanoseconds; eventsMax = limits.eventsMax }
+    }
+    @usableFromInline var timeMaxNanos = RunLimits().simulatedTimeMax.nanoseconds
+    @usableFromInline var eventsMax = RunLimits().eventsMax
+    /// Set when an event fell past a limit: it was not handled, and the engine hands out
+    /// no more events.
+    public private(set) var limitReached: RunLimitError?
 
     /// Creates an engine at time zero with no pending events.
     /// - Parameter pendingEventsMax: the most events that may be pending at once.
     public init(pendingEventsMax: Int = 1 << 24) {
         queue = EventQueue(capacityMax: pendingEventsMax)
         self.pendingEventsMax = pendingEventsMax
+    }
+
+    /// Whether an event at `time` may still be handled; records the limit reached when not.
+    @inlinable @inline(__always)
+    mutating func allows(_ time: Int64) -> Bool {
+        if _fastPath(time <= timeMaxNanos && processed < eventsMax) { return true }
+        noteLimit(time)
+        return false
+    }
+
+    @usableFromInline
+    mutating func noteLimit(_ time: Int64) {
+        guard limitReached == nil else { return }
+        let limit: RunLimitError.Limit = time > timeMaxNanos ? .simulatedTime(limits.simulatedTimeMax) : .events(eventsMax)
+        limitReached = RunLimitError(limit: limit, time: SimTime(nanoseconds: time), eventsProcessed: processed)
     }
 
     /// The number of pending events.
@@ -94,7 +119,8 @@ public struct Engine<Event> {
     public mutating func next() -> Event? {
         // `posts.earliest` is UInt128.max when nothing is posted, later than any real key.
         guard posts.isEmpty || queue.earliestKey.map({ $0 < posts.earliest }) == true else { return nextPosted() }
-        guard let (time, event) = queue.popEarliest() else { return nil }
+        guard let key = queue.earliestKey, allows(EventQueue<Event>.time(ofKey: key)),
+              let (time, event) = queue.popEarliest() else { return nil }
         advance(to: time)
         return event
     }
@@ -102,8 +128,9 @@ public struct Engine<Event> {
     /// Pops the earliest posted event. Kept out of `next()` so that `next()` stays small
     /// enough to inline into a caller's loop.
     @usableFromInline
-    mutating func nextPosted() -> Event {
+    mutating func nextPosted() -> Event? {
         let time = EventQueue<Event>.time(ofKey: posts.earliest)
+        guard allows(time) else { return nil }
         let event = posts.removeEarliest()
         advance(to: time)
         return event
@@ -148,7 +175,9 @@ public struct Engine<Event> {
     @inlinable @inline(__always)
     public mutating func next(or reserved: Reservation?) -> Step? {
         if let reserved, reserved.key < earliestKey ?? .max {
-            advance(to: EventQueue<Event>.time(ofKey: reserved.key))
+            let time = EventQueue<Event>.time(ofKey: reserved.key)
+            guard allows(time) else { return nil }
+            advance(to: time)
             return .reserved
         }
         return next().map(Step.event)

@@ -22,6 +22,7 @@ extension Executor {
         }
         // Nothing runs or waits any more, so every slot is free.
         ready.removeAll()
+        clearQueuedKinds()
         slots.removeAll()
         return records
     }

@@ -118,7 +118,10 @@ extension Executor {
     /// - Complexity: O(log q)
     @inline(__always)
     mutating func enqueue(_ entry: Entry) {
-        precondition(ready.count < readyCountLimit, "executor \(config.name) has more than \(readyCountLimit) queued tasks")
+        // Past the limit the task still waits (the model stays consistent) and the executor
+        // says it is over: the model's host stops the run with an error.
+        if _slowPath(ready.count >= readyCountLimit) { isOverLimit = true }
+        countQueued(kind: slots[entry.slot].task.kind, by: 1)
         ready.insert(entry.slot, key: entry.rank.key)
         readyCountMax = max(readyCountMax, ready.count)
     }
@@ -129,6 +132,7 @@ extension Executor {
     mutating func dequeue() -> Entry? {
         guard !ready.isEmpty else { return nil }
         let (key, slot) = ready.removeMin()
+        countQueued(kind: slots[slot].task.kind, by: -1)
         return Entry(rank: Rank(key: key), slot: slot)
     }
 
@@ -139,5 +143,20 @@ extension Executor {
         entries.reserveCapacity(ready.count)
         ready.forEachUnordered { key, slot in entries.append(Entry(rank: Rank(key: key), slot: slot)) }
         return entries.sorted { $0.rank.sequence < $1.rank.sequence }
+    }
+
+    /// Keeps `queuedKindsMask` in step with the heap: a count per kind below 32.
+    @inline(__always)
+    mutating func countQueued(kind: UInt16, by change: Int32) {
+        guard kind < 32 else { return }
+        let count = queuedKindCounts[Int(kind)] + change
+        queuedKindCounts[Int(kind)] = count
+        if count == 0 { kindsQueued &= ~(1 << UInt32(kind)) } else { kindsQueued |= 1 << UInt32(kind) }
+    }
+
+    /// Forgets every queued task's kind, when the heap is emptied at once.
+    mutating func clearQueuedKinds() {
+        for kind in queuedKindCounts.indices { queuedKindCounts[kind] = 0 }
+        kindsQueued = 0
     }
 }

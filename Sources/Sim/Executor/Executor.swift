@@ -34,8 +34,14 @@ public struct Executor: Sendable {
     public internal(set) var busyTime: SimDuration = .zero
     /// The most tasks ever waiting at once.
     public internal(set) var readyCountMax = 0
-    /// The most tasks that may wait at once; a model that floods an executor is a bug.
+    /// The most tasks that may wait at once; past it `isOverLimit` is set (a model that
+    /// floods an executor has run away, and its host stops with an error).
     public let readyCountLimit: Int
+    /// Whether more than `readyCountLimit` tasks have waited at once.
+    public internal(set) var isOverLimit = false
+    /// How many queued tasks there are of each kind below 32, and the kinds with any.
+    var queuedKindCounts = [Int32](repeating: 0, count: 32)
+    var kindsQueued: UInt32 = 0
 
     /// Creates an idle executor.
     public init(_ config: ExecutorConfig, readyCountLimit: Int = 1 << 20) {
@@ -55,15 +61,10 @@ public struct Executor: Sendable {
     public var runningTasks: [ExecutorTask] {
         coreIndices.compactMap { self[core: $0].isIdle ? nil : slots[self[core: $0].slot].task }
     }
-    /// Bit `kind` set for every kind of task waiting (kinds 0–31). O(q), no sorting.
-    public var queuedKindsMask: UInt32 {
-        var mask: UInt32 = 0
-        ready.forEachUnordered { _, slot in
-            let kind = slots[slot].task.kind
-            if kind < 32 { mask |= 1 << UInt32(kind) }
-        }
-        return mask
-    }
+    /// Bit `kind` set for every kind of task waiting (kinds 0–31). O(1): kept as tasks are
+    /// queued and taken, so that a model asking it per key stays linear when thousands of
+    /// keys wait at one instant.
+    public var queuedKindsMask: UInt32 { kindsQueued }
 
     /// The kind of the task running on the first busy core, if any.
     public var firstRunningKind: UInt16? {
@@ -133,6 +134,7 @@ public struct Executor: Sendable {
             }
         }
         ready.removeAll()
+        clearQueuedKinds()
         for entry in kept { enqueue(entry) }
         return cancelled
     }

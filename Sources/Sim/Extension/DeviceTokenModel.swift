@@ -13,6 +13,10 @@ struct DeviceTokenModel {
     private var refreshDelays: RandomStream
     /// `refreshTimes[g - 1]`: when the keyboard holds generation g.
     private var refreshTimes: [SimTime] = []
+    /// `arrivals[g - 1]`: the latest of `refreshTimes[0 ..< g]`, when the keyboard holds every
+    /// generation up to g (refreshes are taken in order). Never decreases, so the keyboard's
+    /// generation at a time is found by binary search rather than by walking every rotation.
+    private var arrivals: [SimTime] = []
     /// `digests[g]`: the SHA-256 the server stores for generation g.
     private var digests: [String] = []
 
@@ -42,17 +46,27 @@ struct DeviceTokenModel {
         while refreshTimes.count < generation {
             let g = refreshTimes.count + 1
             let rotation = SimTime.zero + config.rotationPeriod * Int64(g)
-            refreshTimes.append(rotation + config.refresh.sampleDuration(&refreshDelays))
+            let time = rotation + config.refresh.sampleDuration(&refreshDelays)
+            refreshTimes.append(time)
+            arrivals.append(max(arrivals.last ?? time, time))
         }
         return refreshTimes[generation - 1]
     }
 
     /// The generation the keyboard holds at `time`. Refreshes arrive in generation order: a
     /// late one for g does not let g + 1 overtake it.
+    /// - Complexity: O(log g) for g rotations so far (plus the draws of new generations).
     mutating func keyboardGeneration(at time: SimTime) -> Int {
-        var g = 0
-        while g < serverGeneration(at: time) && refreshTime(of: g + 1) <= time { g += 1 }
-        return g
+        let server = serverGeneration(at: time)
+        guard server >= 1 else { return 0 }
+        _ = refreshTime(of: server)
+        // The largest g ≤ server with arrivals[g - 1] ≤ time.
+        var low = 0, high = server
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if arrivals[middle - 1] <= time { low = middle } else { high = middle - 1 }
+        }
+        return low
     }
 
     private mutating func digest(_ generation: Int) -> String {

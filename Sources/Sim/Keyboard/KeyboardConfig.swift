@@ -37,6 +37,8 @@ public struct KeyboardConfig: Sendable, Equatable {
     public var languages = LanguageFilesConfig()
     /// The device token requests carry (off by default).
     public var token = DeviceTokenConfig()
+    /// The most simulated time and events one replication may take.
+    public var limits = RunLimits()
 
     /// The seed keyboard.
     public init() {}

@@ -30,16 +30,24 @@ public struct KeyboardSimulation {
     private let hasTouchModel: Bool
     /// The key budget's limit, if any: every key's deadline.
     private let keyBudget: SimDuration?
+    /// Words and characters in the final text of every field before the current one.
+    private var earlierFieldsWords = 0
+    private var earlierFieldsCharacters = 0
 
     /// Creates a replication of one trace. Its random streams derive from (seed, replication,
-    /// stream name), the name prefixed by the trace index, so every (replication, trace) pair
-    /// draws its own numbers and two policies run on the same pair draw the same ones.
-    public init(config: KeyboardConfig, seed: UInt64, replication: Int, trace: Int = 0, header: TraceHeader? = nil) {
+    /// stream name), the name prefixed by `traceKey` (the trace's content hash; the trace
+    /// index when nil), so every (replication, trace) pair draws its own numbers, the same
+    /// whatever the trace's place in the scenario, and two policies run on the same pair draw
+    /// the same ones.
+    public init(config: KeyboardConfig, seed: UInt64, replication: Int, trace: Int = 0, traceKey: String? = nil,
+                header: TraceHeader? = nil) {
+        let trace = traceKey ?? String(trace)
         self.config = config
         keyBudget = config.budget(for: .key)?.limit
         let prefix = "trace\(trace)/"
         func stream(_ name: String) -> RandomStream { RandomStream(seed: seed, replication: replication, name: prefix + name) }
         io = KeyboardIO(config: config, network: NetworkModel(config: config.network, stream: stream), stream: stream)
+        io.engine.limits = config.limits
         suggestions = SuggestionPipeline(config: config)
         underlines = Underlines(config: config, intendedText: header?.intendedText, stream: stream)
         cloud = CloudClient(config: config, verdicts: CloudVerdicts(config: config.cloud, seed: seed, replication: replication,
@@ -86,6 +94,7 @@ public struct KeyboardSimulation {
                     reservation = nil
                 }
                 try handle(traceEvent, into: &sink)
+                try checkQueues()
                 if reservation == nil { traceEnded(into: &sink) }
                 #if KEYSIM_INTERNAL_CHECKS
                 checkInvariants()
@@ -97,6 +106,7 @@ public struct KeyboardSimulation {
             checkInvariants()
             #endif
         }
+        if let limit = io.engine.limitReached { throw limit }
         return finish(into: &sink)
     }
 
@@ -117,15 +127,11 @@ public struct KeyboardSimulation {
         sink.record(.extensionLifecycle(.totals(process.totals)))
         underlines.finish(io: &io, sink: &sink)
         precondition(isIdle, "work left behind at the end of the replication")
-        let counters = underlines.counters
         return ReplicationSummary(endTime: io.now, eventsProcessed: io.engine.eventsProcessed, edits: io.editsTouched,
-                                  requests: cloud.requestsSent, words: io.text.wordCount, characters: io.text.count,
+                                  requests: cloud.requestsSent, words: earlierFieldsWords + io.text.wordCount,
+                                  characters: earlierFieldsCharacters + io.text.count,
                                   threadBusy: io.threads.map { ThreadBusy(name: $0.config.name, busy: $0.busyTime) },
-                                  counters: .init(checksOfVanishedWords: counters.checksOfVanishedWords,
-                                                  reflaggedWords: counters.reflaggedWords,
-                                                  acceptancesWithoutChip: counters.acceptancesWithoutChip,
-                                                  acceptancesWithoutFix: counters.acceptancesWithoutFix,
-                                                  errorWordsFinished: counters.errorWordsFinished),
+                                  counters: underlines.counters,
                                   typingQuality: quality?.finish(finalText: io.text, keystrokes: io.editsTouched))
     }
 
@@ -204,6 +210,9 @@ public struct KeyboardSimulation {
             // its chips close, and the new field's text replaces it.
             cloud.fieldChanging(io: &io, sink: &sink)
             underlines.fieldChanged(intendedText: change.intendedText, io: &io, sink: &sink)
+            if hasQuality { quality!.fieldChanged(finalText: io.text, intendedText: change.intendedText) }
+            earlierFieldsWords += io.text.wordCount
+            earlierFieldsCharacters += io.text.count
             io.text.replaceAll(with: change.text)
             cloud.fieldChanged(io: io)
         }

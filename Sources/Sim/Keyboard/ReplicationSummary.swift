@@ -16,9 +16,9 @@ public struct ReplicationSummary: Sendable, Equatable {
     public var edits: Int
     /// Requests sent to the cloud.
     public var requests: Int
-    /// Words in the final text.
+    /// Words in the final text of every field (the text of each field as it was left).
     public var words: Int
-    /// Grapheme clusters in the final text.
+    /// Grapheme clusters in the final text of every field.
     public var characters: Int
     /// Busy time per thread, in configuration order.
     public var threadBusy: [ThreadBusy]

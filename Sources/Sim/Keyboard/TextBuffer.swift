@@ -316,6 +316,26 @@ public struct TextBuffer: Sendable, Equatable {
         return beforeLast.isLetter || beforeLast.isNumber
     }
 
+    /// Whether the last character just finished a word: white space or punctuation (other than
+    /// the apostrophes and hyphens inside words) right after a character that is neither.
+    private var finishesWordAtEnd: Bool {
+        if let (beforeLast, last) = lastTwoASCII {
+            return Self.isASCIIWordBoundary(last) && !Self.isASCIIWordBoundary(beforeLast)
+        }
+        guard let last = lastCharacter, Self.isWordBoundary(last), let beforeLast = characterBeforeLast else { return false }
+        return !Self.isWordBoundary(beforeLast)
+    }
+
+    /// White space or punctuation that ends a word: not `'`, `’`, `-` or `‐`, which stand inside words.
+    @inline(__always) static func isASCIIWordBoundary(_ byte: UInt8) -> Bool {
+        isASCIIWhitespace(byte) || (isASCIIPunctuationCategory(byte) && byte != 0x27 && byte != 0x2D)
+    }
+
+    static func isWordBoundary(_ character: Character) -> Bool {
+        if character.isASCII, let byte = character.asciiValue { return isASCIIWordBoundary(byte) }
+        return character.isWhitespace || (character.isPunctuation && character != "’" && character != "‐")
+    }
+
     /// Whether the last character just ended a sentence: `.`, `!` or `?` right after a letter
     /// or digit.
     private var justEndedSentenceAtEnd: Bool {
@@ -527,6 +547,11 @@ extension TextBuffer {
     /// Whether the character before the cursor just ended a word: white space or punctuation
     /// right after a letter or digit.
     public var endsWord: Bool { isCursorAtEnd ? endsWordAtEnd : beforeCursor.endsWordAtEnd }
+
+    /// Whether the character before the cursor just finished a word: white space or punctuation
+    /// (not an apostrophe or hyphen) right after a character that is neither — a letter, a
+    /// digit, an emoji.
+    public var finishesWord: Bool { isCursorAtEnd ? finishesWordAtEnd : beforeCursor.finishesWordAtEnd }
 
     /// Whether the character before the cursor just ended a sentence: `.`, `!` or `?` right
     /// after a letter or digit.

@@ -30,8 +30,13 @@ struct SuggestionQuality {
     let dictionary: WordDictionary
     let rerankLift: Double
     private var lifts: RandomStream
-    /// The intended words (lower-cased, punctuation stripped) from the trace header, if any.
-    private let intendedWords: [String]?
+    /// The intended words (lower-cased, punctuation stripped) of the field being typed, if known.
+    private var intendedWords: [String]?
+    /// The first key of the field being typed: bars from it on are scored against its words.
+    private var fieldStartKey = 0
+    /// Words of earlier fields, scored when their field ended, and how many words they had.
+    private var earlierWords: [WordQuality] = []
+    private var earlierWordCount = 0
     /// Bars by key index.
     private(set) var bars: [Bar] = []
     /// The bar of the last landed edit and the text version it was for, when the next edit
@@ -43,9 +48,22 @@ struct SuggestionQuality {
         self.dictionary = dictionary
         self.rerankLift = rerankLift
         self.lifts = lifts
-        intendedWords = intendedText.map { text in
-            text.split(whereSeparator: \.isWhitespace).map { TextBuffer.word(in: $0, tokenStart: 0).text.lowercased() }
-        }
+        intendedWords = intendedText.map(Self.words(of:))
+    }
+
+    private static func words(of text: String) -> [String] {
+        text.split(whereSeparator: \.isWhitespace).map { TextBuffer.word(in: $0, tokenStart: 0).text.lowercased() }
+    }
+
+    /// The field changed: its words are scored against its bars now, and the new field's
+    /// words (from `intendedText`, or its final text when `nil`) against the bars to come.
+    mutating func fieldChanged(finalText: TextBuffer, intendedText: String?) {
+        let (words, count) = score(finalText: finalText)
+        earlierWords += words.map { var word = $0; word.ordinal += earlierWordCount; return word }
+        earlierWordCount += count
+        fieldStartKey = bars.count
+        intendedWords = intendedText.map(Self.words(of:))
+        extendable = nil
     }
 
     /// Notes the bar for the text right after key `keyIndex`'s edit landed. `insertedASCII`
@@ -116,9 +134,16 @@ struct SuggestionQuality {
         if inTime && keyIndex < bars.count { bars[keyIndex].flags |= Bar.shownInTime }
     }
 
-    /// Scores every word of the intended text (or, without one, of `finalText`) the replay
-    /// reached against the bars noted, in key order.
+    /// Scores every word of every field's intended text (or, without one, of its final text)
+    /// the replay reached against the bars noted, in key order.
     mutating func finish(finalText: TextBuffer, keystrokes: Int) -> TypingQuality {
+        let (words, _) = score(finalText: finalText)
+        return TypingQuality(words: earlierWords + words.map { var word = $0; word.ordinal += earlierWordCount; return word },
+                             keystrokes: keystrokes)
+    }
+
+    /// The words of the field being typed, scored against its bars; and its word count.
+    private mutating func score(finalText: TextBuffer) -> (words: [WordQuality], count: Int) {
         let intended: [String] = intendedWords ?? (0..<finalText.wordCount).map { ordinal in
             guard let word = finalText.wordRange(ofToken: ordinal) else { return "" }
             return finalText.string(utf8: word).lowercased()
@@ -131,7 +156,7 @@ struct SuggestionQuality {
         var typed = [Int](repeating: 0, count: intended.count)
         var first = [Int32](repeating: -1, count: intended.count)
         var firstInTime = [Int32](repeating: -1, count: intended.count)
-        for bar in bars where bar.flags & Bar.landed != 0 {
+        for bar in bars[fieldStartKey...] where bar.flags & Bar.landed != 0 {
             let ordinal = Int(bar.ordinal)
             guard ordinal < intended.count else { continue }
             reached[ordinal] = true
@@ -153,7 +178,7 @@ struct SuggestionQuality {
                                      firstInBarPrefix: first[ordinal] < 0 ? nil : Int(first[ordinal]),
                                      firstInBarInTimePrefix: firstInTime[ordinal] < 0 ? nil : Int(firstInTime[ordinal])))
         }
-        return TypingQuality(words: words, keystrokes: keystrokes)
+        return (words, intended.count)
     }
 
     private static func endsInWhiteSpace(_ text: TextBuffer) -> Bool {

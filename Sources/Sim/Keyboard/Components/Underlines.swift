@@ -49,15 +49,6 @@ struct Underlines: KeyboardComponent {
         var open = true
     }
 
-    /// Events worth counting that have no record of their own.
-    struct Counters {
-        var checksOfVanishedWords = 0
-        var reflaggedWords = 0
-        var acceptancesWithoutChip = 0
-        var acceptancesWithoutFix = 0
-        /// Finished words that were errors (checked by the local checker): recall's denominator.
-        var errorWordsFinished = 0
-    }
 
     private let checker: CheckerConfig
     private let config: UnderlineConfig
@@ -72,10 +63,15 @@ struct Underlines: KeyboardComponent {
     /// The start of the word the last edit left unfinished at the cursor: it is finished when
     /// the cursor leaves it.
     private var editedWordStart: Int?
+    /// The text that accepted fixes wrote, as UTF-8 (start, length), following later edits: a
+    /// user accepts at most one fix at a place (a fix that damaged the text is not accepted
+    /// again and again).
+    private var fixedSpans: [(start: Int, length: Int)] = []
     /// Checks and chip drawings submitted and not yet finished or lost.
     private(set) var checksInFlight = 0
     private(set) var drawsInFlight = 0
-    private(set) var counters = Counters()
+    /// Events worth counting that have no record of their own.
+    private(set) var counters = ReplicationSummary.Counters()
 
     init(config: KeyboardConfig, intendedText: String?, stream: (String) -> RandomStream) {
         checker = config.checker
@@ -112,7 +108,7 @@ struct Underlines: KeyboardComponent {
         let edit = io.text.lastEdit
         follow(edit, io: &io, sink: &sink)
         truth.edited(edit, text: io.text)
-        let finished = kind == .suggestion || (kind != .delete && edit.insertedUTF8 > 0 && io.text.endsWord)
+        let finished = kind == .suggestion || (kind != .delete && edit.insertedUTF8 > 0 && io.text.finishesWord)
         if finished, let ordinal = io.text.lastTokenOrdinal(startingBeforeUTF8: io.text.cursorUTF8 - (kind == .suggestion ? 0 : 1)) {
             editedWordStart = nil
             check(ordinal: ordinal, touch: touch, io: &io)
@@ -152,6 +148,9 @@ struct Underlines: KeyboardComponent {
 
     /// Moves every chip with the edit; closes the chips of words it changed.
     private mutating func follow<Sink: ObservationSink>(_ edit: TextEdit, io: inout KeyboardIO, sink: inout Sink) {
+        if !fixedSpans.isEmpty {
+            fixedSpans = fixedSpans.compactMap { span in edit.moved(start: span.start, length: span.length).map { ($0, span.length) } }
+        }
         guard !chips.isEmpty, edit.removedUTF8 > 0 || edit.insertedUTF8 > 0 else { return }
         let editEnd = edit.atUTF8 + edit.insertedUTF8
         for id in chips.keys.sorted() {
@@ -251,7 +250,9 @@ struct Underlines: KeyboardComponent {
     // MARK: - Fixes
 
     private mutating func scheduleAcceptance(_ id: Int, io: inout KeyboardIO) {
-        guard config.acceptanceRate > 0, acceptance.bernoulli(config.acceptanceRate) else { return }
+        guard config.acceptanceRate > 0, acceptance.bernoulli(config.acceptanceRate), let chip = chips[id] else { return }
+        let end = chip.start + chip.word.utf8.count
+        guard !fixedSpans.contains(where: { $0.start < end && chip.start < $0.start + $0.length }) else { return }
         io.schedule(.underlines(.accept(chip: id)), after: config.acceptanceDelay.sampleDuration(&acceptance))
     }
 
@@ -280,6 +281,8 @@ struct Underlines: KeyboardComponent {
         close(id, outcome: .accepted, io: &io, sink: &sink)
         // Later chips follow their words; a corrupting fix may have damaged some of them.
         follow(io.text.lastEdit, io: &io, sink: &sink)
+        let written = io.text.lastEdit
+        fixedSpans.append((written.atUTF8, max(written.insertedUTF8, 1)))
         truth.edited(io.text.lastEdit, text: io.text)
         return .textChanged
     }

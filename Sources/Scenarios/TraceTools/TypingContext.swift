@@ -1,0 +1,53 @@
+import Sim
+
+/// The rule that files the interval before an edit under a `TypistProfile.Context`, shared
+/// by the typist that writes traces and the fitter that reads them, so that a profile fitted
+/// from a synthesised trace measures what the typist drew.
+///
+/// The interval before an edit (a key, backspace, suggestion or cursor move) is the time since
+/// the previous edit of the same message; its context comes from that previous edit and from
+/// the text before the cursor:
+/// - a backspace or cursor move after a key or suggestion: `correction` (the slip was noticed);
+/// - anything after a backspace or cursor move: `afterBackspace`;
+/// - a picked suggestion: `suggestion`;
+/// - after white space: `sentenceStart` when the last other character ends a sentence
+///   (`.`, `!`, `?`, `…`) or the white space is a line break or nothing precedes it,
+///   `phraseStart` after `,`, `;` or `:`, `wordStart` otherwise;
+/// - after another punctuation mark or symbol: `afterPunctuation`;
+/// - after a letter or digit: `withinWord`.
+/// The first edit after the keyboard shows is `messageStart`, timed from the show.
+enum TypingContext {
+    /// The context of `kind` after `previous` (an edit), with the text as it was before `kind`.
+    static func of(_ kind: TraceEvent.Kind, after previous: TraceEvent.Kind, text: ReplayedText) -> TypistProfile.Context {
+        let previousCorrects = isCorrection(previous)
+        if isCorrection(kind) && !previousCorrects { return .correction }
+        if previousCorrects { return .afterBackspace }
+        if case .suggestionPicked = kind { return .suggestion }
+        guard let last = text.characterBeforeCursor else { return .sentenceStart }
+        if last.isWhitespace {
+            if last == "\n" { return .sentenceStart }
+            guard let content = text.lastNonSpaceBeforeCursor else { return .sentenceStart }
+            if ".!?…".contains(content) { return .sentenceStart }
+            if ",;:".contains(content) { return .phraseStart }
+            return .wordStart
+        }
+        if last.isLetter || last.isNumber { return .withinWord }
+        return .afterPunctuation
+    }
+
+    /// Whether `kind` is an edit whose interval the profile models.
+    static func isEdit(_ kind: TraceEvent.Kind) -> Bool {
+        switch kind {
+        case .key, .backspace, .suggestionPicked, .cursorMove: true
+        default: false
+        }
+    }
+
+    /// Backspaces and cursor moves: the edits of a correction.
+    static func isCorrection(_ kind: TraceEvent.Kind) -> Bool {
+        switch kind {
+        case .backspace, .cursorMove: true
+        default: false
+        }
+    }
+}
