@@ -171,13 +171,8 @@ final class EventQueueTests: XCTestCase {
     /// Payloads with identity are released exactly once: on pop, on cancel, when re-armed
     /// with a new payload, and with the queue (and its copies) when events are left pending.
     func testPayloadsAreReleasedExactlyOnce() {
-        final class Census { var alive = 0 }
-        final class Tracked {
-            let census: Census
-            init(_ census: Census) { self.census = census; census.alive += 1 }
-            deinit { census.alive -= 1 }
-        }
-        let census = Census()
+        typealias Tracked = LifetimeCensus.Tracked
+        let census = LifetimeCensus()
         do {
             var rng = TestRNG(state: 7)
             var queue = EventQueue<Tracked>()

@@ -17,14 +17,13 @@ extension Executor {
             self[core: core].slot = Slot.none
             self[core: core].generation &+= 1
         }
-        for entry in ready.sorted(by: { $0.rank.sequence < $1.rank.sequence }) {
+        for entry in readyInSubmissionOrder {
             records.append(record(ofSlot: entry.slot, now: now, core: -1, cancelled: true))
         }
         // Nothing runs or waits any more, so every slot is free.
-        ready.removeAll(keepingCapacity: true)
+        ready.removeAll()
         clearQueuedKinds()
-        slots.removeAll(keepingCapacity: true)
-        freeSlot = Slot.none
+        slots.removeAll()
         return records
     }
 }

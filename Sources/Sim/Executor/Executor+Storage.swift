@@ -11,10 +11,8 @@ extension Executor {
         var firstStart: SimTime
         var remaining: SimDuration
         var preemptions: Int
-        /// While the slot is free, the next free slot (`Slot.none` ends the list).
-        var nextFree: Int32
 
-        /// Ends the free list; the slot of an idle core.
+        /// The slot of an idle core: no slot.
         static let none: Int32 = -1
     }
 
@@ -28,19 +26,27 @@ extension Executor {
     ///   `Int64.max` ties with none and falls back to the submission order, as it always did).
     ///
     /// Ties go to the earlier `sequence`, which is unique, so the order is total: any two
-    /// tasks compare the same way however the heap happens to be laid out.
+    /// tasks compare the same way however the heap happens to be laid out. Urgency and
+    /// sequence form one 128-bit key (urgency's sign bit flipped, so that unsigned order is
+    /// signed order), the ready heap's key.
     struct Rank: Sendable {
-        var urgency: Int64
-        var sequence: UInt64
+        var key: UInt128
+
+        init(urgency: Int64, sequence: UInt64) {
+            key = UInt128(UInt64(bitPattern: urgency) ^ (1 << 63)) << 64 | UInt128(sequence)
+        }
+
+        init(key: UInt128) { self.key = key }
+
+        /// The submission sequence: the order among equally urgent tasks.
+        var sequence: UInt64 { UInt64(truncatingIfNeeded: key) }
 
         /// Whether the task ranked `a` should run before the one ranked `b`.
         @inline(__always)
-        static func ranksAhead(_ a: Rank, _ b: Rank) -> Bool {
-            a.urgency != b.urgency ? a.urgency < b.urgency : a.sequence < b.sequence
-        }
+        static func ranksAhead(_ a: Rank, _ b: Rank) -> Bool { a.key < b.key }
     }
 
-    /// An element of the ready heap: a waiting task's rank and its slot, 24 bytes.
+    /// A waiting task: its rank (the ready heap's key) and its slot (the heap's value).
     struct Entry: Sendable {
         var rank: Rank
         var slot: Int32
@@ -83,33 +89,23 @@ extension Executor {
 
     // MARK: - Slots
 
-    /// Stores a newly submitted task in a free slot (or a new one) and returns its index.
-    /// (An `Int32` is plenty: the pool never holds more than `cores + readyCountLimit` tasks.)
+    /// Stores a newly submitted task in a slot of the payload table and returns its index.
+    /// (An `Int32` is plenty: the table never holds more than `cores + readyCountLimit` tasks.)
     @inline(__always)
     mutating func allocateSlot(_ task: ExecutorTask, now: SimTime) -> Int32 {
-        let slot = Slot(task: task, release: now, firstStart: now, remaining: task.cost, preemptions: 0,
-                        nextFree: Slot.none)
-        guard freeSlot != Slot.none else {
-            slots.append(slot)
-            return Int32(slots.count - 1)
-        }
-        let index = freeSlot
-        freeSlot = slots[Int(index)].nextFree
-        slots[Int(index)] = slot
-        return index
+        slots.insert(Slot(task: task, release: now, firstStart: now, remaining: task.cost, preemptions: 0))
     }
 
-    /// Returns a slot whose task has left the executor to the free list.
+    /// Frees the slot of a task that has left the executor.
     @inline(__always)
     mutating func releaseSlot(_ index: Int32) {
-        slots[Int(index)].nextFree = freeSlot
-        freeSlot = index
+        _ = slots.remove(index)
     }
 
     /// The record of the task in slot `index`, finishing (or cancelled) at `now`.
     @inline(__always)
     func record(ofSlot index: Int32, now: SimTime, core: Int, cancelled: Bool) -> TaskRecord {
-        let slot = slots[Int(index)]
+        let slot = slots[index]
         // A waiting task that was never preempted never ran: it "starts" when it is dropped.
         let start = core >= 0 || slot.preemptions > 0 ? slot.firstStart : now
         return TaskRecord(task: slot.task, release: slot.release, start: start, finish: now, core: core,
@@ -118,21 +114,15 @@ extension Executor {
 
     // MARK: - Ready heap
 
-    /// Adds a waiting task to the binary heap of ready tasks.
+    /// Adds a waiting task to the heap of ready tasks.
     /// - Complexity: O(log q)
+    @inline(__always)
     mutating func enqueue(_ entry: Entry) {
         // Past the limit the task still waits (the model stays consistent) and the executor
         // says it is over: the model's host stops the run with an error.
         if _slowPath(ready.count >= readyCountLimit) { isOverLimit = true }
-        countQueued(kind: slots[Int(entry.slot)].task.kind, by: 1)
-        ready.append(entry)
-        var child = ready.count - 1
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard Rank.ranksAhead(ready[child].rank, ready[parent].rank) else { break }
-            ready.swapAt(child, parent)
-            child = parent
-        }
+        countQueued(kind: slots[entry.slot].task.kind, by: 1)
+        ready.insert(entry.slot, key: entry.rank.key)
         readyCountMax = max(readyCountMax, ready.count)
     }
 
@@ -141,23 +131,18 @@ extension Executor {
     @inline(__always)
     mutating func dequeue() -> Entry? {
         guard !ready.isEmpty else { return nil }
-        let top = ready[0]
-        countQueued(kind: slots[Int(top.slot)].task.kind, by: -1)
-        let last = ready.removeLast()
-        if !ready.isEmpty {
-            ready[0] = last
-            var parent = 0
-            while true {
-                let left = 2 * parent + 1
-                guard left < ready.count else { break }
-                var best = left
-                if left + 1 < ready.count && Rank.ranksAhead(ready[left + 1].rank, ready[left].rank) { best = left + 1 }
-                guard Rank.ranksAhead(ready[best].rank, ready[parent].rank) else { break }
-                ready.swapAt(parent, best)
-                parent = best
-            }
-        }
-        return top
+        let (key, slot) = ready.removeMin()
+        countQueued(kind: slots[slot].task.kind, by: -1)
+        return Entry(rank: Rank(key: key), slot: slot)
+    }
+
+    /// The waiting tasks in submission order.
+    /// - Complexity: O(q log q)
+    var readyInSubmissionOrder: [Entry] {
+        var entries: [Entry] = []
+        entries.reserveCapacity(ready.count)
+        ready.forEachUnordered { key, slot in entries.append(Entry(rank: Rank(key: key), slot: slot)) }
+        return entries.sorted { $0.rank.sequence < $1.rank.sequence }
     }
 
     /// Keeps `queuedKindsMask` in step with the heap: a count per kind below 32.

@@ -13,9 +13,9 @@ public struct Executor: Sendable {
 
     // The layout, chosen for the cost per task (a keyboard runs several tasks per key):
     // - `slots` holds each task's payload (about 100 bytes) from submission until its record
-    //   leaves; freed slots are reused through a free list threaded through them (`freeSlot`).
-    // - `ready` is a binary heap of 24-byte entries, a precomputed `Rank` and a slot index,
-    //   so sifting and comparing never touch the payloads.
+    //   leaves, in a `SlotTable` that reuses freed slots.
+    // - `ready` is a `Heap` of slot indices keyed by a precomputed `Rank`, so sifting and
+    //   comparing never touch the payloads.
     // - each core's state (the running task's slot and rank, when it resumed, the core's
     //   dispatch generation) is plain fields, `Slot.none` for idle. Core 0 is stored inline
     //   and the others in `otherCores`: most executors have one core (every thread of the
@@ -24,9 +24,8 @@ public struct Executor: Sendable {
     // Nothing here is observable: records, wakes and orders are those of the plain layout
     // (one struct per waiting task in the heap, an optional struct per core) that it
     // replaced, which the tests keep as an oracle.
-    var slots: [Slot] = []
-    var freeSlot: Int32 = Slot.none
-    var ready: [Entry] = []           // a binary heap ordered by `Rank.ranksAhead`
+    var slots = SlotTable<Slot>()
+    var ready = Heap<Int32>()         // slots keyed by `Rank.key`
     var firstCore = Core()
     var otherCores: [Core]
     var nextSequence: UInt64 = 0
@@ -60,7 +59,7 @@ public struct Executor: Sendable {
 
     /// The tasks running now, by core.
     public var runningTasks: [ExecutorTask] {
-        coreIndices.compactMap { self[core: $0].isIdle ? nil : slots[Int(self[core: $0].slot)].task }
+        coreIndices.compactMap { self[core: $0].isIdle ? nil : slots[self[core: $0].slot].task }
     }
     /// Bit `kind` set for every kind of task waiting (kinds 0–31). O(1): kept as tasks are
     /// queued and taken, so that a model asking it per key stays linear when thousands of
@@ -69,13 +68,13 @@ public struct Executor: Sendable {
 
     /// The kind of the task running on the first busy core, if any.
     public var firstRunningKind: UInt16? {
-        for core in coreIndices where !self[core: core].isIdle { return slots[Int(self[core: core].slot)].task.kind }
+        for core in coreIndices where !self[core: core].isIdle { return slots[self[core: core].slot].task.kind }
         return nil
     }
 
     /// The tasks waiting, in the order the discipline would run them.
     public var queuedTasks: [ExecutorTask] {
-        ready.sorted { Rank.ranksAhead($0.rank, $1.rank) }.map { slots[Int($0.slot)].task }
+        readyInSubmissionOrder.sorted { Rank.ranksAhead($0.rank, $1.rank) }.map { slots[$0.slot].task }
     }
 
     /// Submits a task released now. Returns a wake to schedule if it starts at once.
@@ -120,19 +119,21 @@ public struct Executor: Sendable {
     /// makes a waiting suggestion job pointless. Returns their records, marked cancelled.
     /// - Complexity: O(q)
     public mutating func cancelQueued(now: SimTime, where isStale: (ExecutorTask) -> Bool) -> [TaskRecord] {
-        guard ready.contains(where: { isStale(slots[Int($0.slot)].task) }) else { return [] }
+        var anyStale = false
+        ready.forEachUnordered { _, slot in anyStale = anyStale || isStale(slots[slot].task) }
+        guard anyStale else { return [] }
         var cancelled: [TaskRecord] = []
         var kept: [Entry] = []
         kept.reserveCapacity(ready.count)
-        for entry in ready.sorted(by: { $0.rank.sequence < $1.rank.sequence }) {
-            if isStale(slots[Int(entry.slot)].task) {
+        for entry in readyInSubmissionOrder {
+            if isStale(slots[entry.slot].task) {
                 cancelled.append(record(ofSlot: entry.slot, now: now, core: -1, cancelled: true))
                 releaseSlot(entry.slot)
             } else {
                 kept.append(entry)
             }
         }
-        ready.removeAll(keepingCapacity: true)
+        ready.removeAll()
         clearQueuedKinds()
         for entry in kept { enqueue(entry) }
         return cancelled
@@ -152,14 +153,14 @@ public struct Executor: Sendable {
     /// after a preemption.
     @inline(__always)
     private mutating func resume(_ entry: Entry, on core: Int, now: SimTime) -> CoreWake {
-        let index = Int(entry.slot)
+        let index = entry.slot
         if slots[index].preemptions == 0 { slots[index].firstStart = now }
         return occupy(core, with: entry, now: now, remaining: slots[index].remaining)
     }
 
     private mutating func preempt(core: Int, now: SimTime) {
         let current = self[core: core]
-        let index = Int(current.slot)
+        let index = current.slot
         slots[index].remaining = slots[index].remaining - (now - current.resumedAt)
         slots[index].preemptions += 1
         busyTime = busyTime + (now - current.resumedAt)

@@ -16,7 +16,9 @@ enum KeyboardEvent {
 }
 
 /// What a task on one of the extension's threads is doing, so that its completion reaches
-/// the component that submitted it. Plain data, like `KeyboardEvent`.
+/// the component that submitted it. Kept in `KeyboardIO.contexts` while the task runs or
+/// waits, and handed back once when it finishes or is lost, with any text it carries: no
+/// text is held anywhere else, so none can be left behind.
 enum KeyboardTaskContext {
     /// A key's handling (the router's own work): the edit lands when it finishes.
     case key(KeyTask)
@@ -42,14 +44,14 @@ struct KeyTask {
     var ahead: QueueSnapshot
 }
 
-/// The edit a key task lands when it finishes. Text other than one ASCII character is held
-/// in `KeyboardIO.texts` under `slot`.
+/// The edit a key task lands when it finishes. One typed ASCII character is kept as its
+/// byte, so that most keys carry no string at all.
 enum PendingEdit {
     case insertASCII(UInt8)
-    case insert(slot: Int32)
+    case insert(String)
     case delete
-    case paste(slot: Int32)
-    case suggestion(slot: Int32)
+    case paste(String)
+    case suggestion(String)
 
     /// The edit's kind, as recorded.
     var kind: EditKind {

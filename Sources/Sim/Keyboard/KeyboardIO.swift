@@ -11,10 +11,9 @@ struct KeyboardIO {
     private let priorities: [Int]                 // by KeyboardWork.code
     private let costDistributions: [Distribution] // by KeyboardWork.code
     private var costs: [RandomStream]             // by KeyboardWork.code
-    /// What each running or queued task is doing, by its context slot.
-    var contexts = ContextTable<KeyboardTaskContext>()
-    /// Text carried by pending edits and checks, found again by slot.
-    var texts = ContextTable<String>()
+    /// What each running or queued task is doing, by its context slot. A context (and any
+    /// text it carries) leaves the table when its task finishes or is lost.
+    var contexts = SlotTable<KeyboardTaskContext>()
     /// The document as the keyboard sees it.
     var text = TextBuffer()
     /// The network behind every transfer: check requests, downloads, token checks.
@@ -89,6 +88,6 @@ struct KeyboardIO {
     /// The thread that runs `kind`.
     func thread(of kind: KeyboardWork) -> Int { threadOf[Int(kind.code)] }
 
-    /// Whether no thread has work and no task context or held text is left.
-    var isIdle: Bool { threads.allSatisfy(\.isIdle) && contexts.isEmpty && texts.isEmpty }
+    /// Whether no thread has work and no task context is left.
+    var isIdle: Bool { threads.allSatisfy(\.isIdle) && contexts.isEmpty }
 }

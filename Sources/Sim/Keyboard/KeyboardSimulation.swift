@@ -236,10 +236,10 @@ public struct KeyboardSimulation {
         switch kind {
         case .key(let inserted, _, _):
             if inserted.utf8.count == 1, let byte = inserted.utf8.first, byte < 0x80 { return .insertASCII(byte) }
-            return .insert(slot: io.texts.insert(inserted))
+            return .insert(inserted)
         case .backspace: return .delete
-        case .paste(let pasted): return .paste(slot: io.texts.insert(pasted))
-        case .suggestionPicked(let word): return .suggestion(slot: io.texts.insert(word))
+        case .paste(let pasted): return .paste(pasted)
+        case .suggestionPicked(let word): return .suggestion(word)
         default: preconditionFailure("only edits become key tasks")
         }
     }
@@ -252,15 +252,13 @@ public struct KeyboardSimulation {
             if !io.text.insertASCII(byte) { io.text.insert(TextBuffer.asciiStrings[Int(byte)]) }
             // Only the touch model reads it: spare every other key the string's retain and release.
             return hasTouchModel ? TextBuffer.asciiStrings[Int(byte)] : nil
-        case .insert(let slot), .paste(let slot):
-            let inserted = io.texts.remove(slot)
+        case .insert(let inserted), .paste(let inserted):
             io.text.insert(inserted)
             return inserted
         case .delete:
             io.text.deleteBackward()
             return nil
-        case .suggestion(let slot):
-            let word = io.texts.remove(slot)
+        case .suggestion(let word):
             io.text.replaceCurrentWord(with: word)
             return word
         }

@@ -28,8 +28,8 @@ struct Underlines: KeyboardComponent {
         /// The field it was typed in (a check outliving its field finds nothing).
         var field: Int
         var ordinal: Int
-        /// The word's text, in `KeyboardIO.texts`.
-        var word: Int32
+        /// The word's text.
+        var word: String
         var start: Int
         var finished: SimTime
     }
@@ -143,7 +143,7 @@ struct Underlines: KeyboardComponent {
     /// Sends word `ordinal` to the local checker, if it is a word.
     private mutating func check(ordinal: Int, touch: SimTime, io: inout KeyboardIO) {
         guard let word = io.text.wordRange(ofToken: ordinal), !word.isEmpty else { return }
-        let check = WordCheck(field: field, ordinal: ordinal, word: io.texts.insert(io.text.string(utf8: word)),
+        let check = WordCheck(field: field, ordinal: ordinal, word: io.text.string(utf8: word),
                               start: word.lowerBound, finished: touch)
         checksInFlight += 1
         io.submit(.check, context: .check(check), tag: Int64(check.ordinal))
@@ -208,7 +208,7 @@ struct Underlines: KeyboardComponent {
     /// The checker finished a word. Returns whether the word was still there to judge.
     mutating func checkFinished(_ check: WordCheck, io: inout KeyboardIO) -> Bool {
         checksInFlight -= 1
-        let word = io.texts.remove(check.word)
+        let word = check.word
         guard check.field == field, io.text.hasWord(word, at: check.start) else { counters.checksOfVanishedWords += 1; return false }
         let ordinal = io.text.tokenOrdinal(atOrAfterUTF8: check.start)
         let verdict = truth.verdict(ordinal: ordinal, word: word, text: io.text)
@@ -228,7 +228,6 @@ struct Underlines: KeyboardComponent {
     /// A check's task was lost with the process.
     mutating func lost(_ check: WordCheck, io: inout KeyboardIO) {
         checksInFlight -= 1
-        _ = io.texts.remove(check.word)
     }
 
     /// A chip drawing's task was lost with the process (its chip goes with the reset).
