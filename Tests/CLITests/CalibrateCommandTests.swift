@@ -19,7 +19,7 @@ final class CalibrateCommandTests: XCTestCase {
         for option in ["--out <FILE>", "--map <NAME=kind>", "--map-file <FILE>", "--kind <KIND>", "--format <FORMAT>", "--html <FILE>", "--ks-floor <D>"] {
             XCTAssertTrue(help.stdout.contains("  \(option) "), option)
         }
-        XCTAssertTrue(try KeysimProcess.run(["--help"]).stdout.contains("  calibrate Fit cost distributions"))
+        XCTAssertTrue(try KeysimProcess.run(["--help"]).stdout.contains("  calibrate   Fit cost distributions"))
     }
 
     func testTheInstrumentsExampleCalibratesAScenarioThatRuns() throws {

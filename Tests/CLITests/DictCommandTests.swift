@@ -72,7 +72,7 @@ final class DictCommandTests: XCTestCase {
         for option in ["--out <FILE>", "--language <TAG>", "--min-count <N>", "--max-words <N>"] {
             XCTAssertTrue(help.stdout.contains(option), option)
         }
-        XCTAssertTrue(try KeysimProcess.run(["--help"]).stdout.contains("  dict      Word-frequency dictionaries"))
+        XCTAssertTrue(try KeysimProcess.run(["--help"]).stdout.contains("  dict        Word-frequency dictionaries"))
     }
 
     func testTheBundledDictionaryIsRebuiltByteForByteFromItsSources() throws {
