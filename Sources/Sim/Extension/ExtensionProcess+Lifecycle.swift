@@ -91,7 +91,7 @@ extension ExtensionProcess {
         recordMemory(.process, .restart, language: nil, io: io, sink: &sink)
         let load = loadLanguage(current, io: &io, sink: &sink)
         // Base, dictionary, model and one language file fit under the limit (`MemoryConfig.problems`).
-        precondition(load == .none, "a restarted extension fits under its limit")
+        guard case .none = load else { preconditionFailure("a restarted extension fits under its limit") }
         var record = pendingKill!
         pendingKill = nil
         record.restarted = io.now
@@ -232,16 +232,5 @@ extension ExtensionProcess {
     mutating func networkChanged<Sink: ObservationSink>(_ condition: NetworkCondition, io: inout KeyboardIO, sink: inout Sink) {
         guard condition == .offline else { return }
         for download in downloads.sorted(by: { $0.id < $1.id }) { interrupt(download, outcome: .offline, io: &io, sink: &sink) }
-    }
-}
-
-extension ExtensionProcess.Output: Equatable {
-    static func == (a: Self, b: Self) -> Bool {
-        switch (a, b) {
-        case (.none, .none): true
-        case let (.overLimit(x), .overLimit(y)): x == y
-        case let (.restarted(x), .restarted(y)): x.map(\.index) == y.map(\.index)
-        default: false
-        }
     }
 }

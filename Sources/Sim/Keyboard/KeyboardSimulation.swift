@@ -342,9 +342,9 @@ public struct KeyboardSimulation {
                 case .suggestion(_, let job):
                     record.suggestionsLost += 1
                     suggestions.lost(job, io: &io, sink: &sink)
-                case .check(let check):
+                case .check:
                     record.checksLost += 1
-                    underlines.lost(check, io: &io)
+                    underlines.lostCheck()
                 case .predict(let edit, _):
                     touch?.predictionFinished(editIndex: edit, prediction: nil, at: io.now, into: &sink)
                 case .drawChip:

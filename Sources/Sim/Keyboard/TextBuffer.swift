@@ -257,12 +257,16 @@ public struct TextBuffer: Sendable, Equatable {
     }
 
     /// Grapheme clusters changed since the last `markClean()`. O(changed text).
-    public var dirtyCount: Int {
-        guard dirtyFromUTF8 < utf8.count else { return 0 }
+    public var dirtyCount: Int { characterCount(utf8: min(dirtyFromUTF8, utf8.count)..<utf8.count) }
+
+    /// Grapheme clusters in a UTF-8 range that starts and ends on cluster boundaries:
+    /// counted byte by byte while the text is ASCII (only CR LF joins two ASCII bytes).
+    /// O(range).
+    public func characterCount(utf8 range: Range<Int>) -> Int {
         var clusters = 0
         var previous: UInt8 = 0
-        for byte in utf8[dirtyFromUTF8...] {
-            guard byte < 0x80 else { return string(utf8: dirtyFromUTF8..<utf8.count).count }
+        for byte in utf8[range] {
+            guard byte < 0x80 else { return string(utf8: range).count }
             if !(previous == 0x0D && byte == 0x0A) { clusters += 1 }
             previous = byte
         }

@@ -211,18 +211,8 @@ struct CloudClient: KeyboardComponent {
         let id = requestsSent
         requestsSent += 1
         requests[id] = Request(id: id, trigger: trigger, sent: io.now, version: io.text.version, field: field,
-                               characters: Self.characters(in: text[from..<end]), fromUTF8: from, words: words)
+                               characters: io.text.characterCount(utf8: from..<end), fromUTF8: from, words: words)
         startAttempt(for: id, io: &io)
-    }
-
-    /// Grapheme clusters in a run of UTF-8 text.
-    private static func characters(in bytes: ArraySlice<UInt8>) -> Int {
-        if bytes.allSatisfy({ $0 < 0x80 }) {
-            var count = 0, previous: UInt8 = 0
-            for byte in bytes where !(previous == 0x0D && byte == 0x0A) { count += 1; previous = byte }
-            return count
-        }
-        return String(decoding: bytes, as: UTF8.self).count
     }
 
     private mutating func startAttempt(for id: Int, io: inout KeyboardIO) {

@@ -226,7 +226,7 @@ struct Underlines: KeyboardComponent {
     }
 
     /// A check's task was lost with the process.
-    mutating func lost(_ check: WordCheck, io: inout KeyboardIO) {
+    mutating func lostCheck() {
         checksInFlight -= 1
     }
 
