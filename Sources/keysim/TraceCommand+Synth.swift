@@ -13,9 +13,9 @@ extension TraceCommand {
                 OptionSpec(name: "wpm", value: "N", help: "Net typing speed in words per minute (five characters a word), 5 to 250; with --typist, the profile's typing intervals are scaled to reach it."),
                 OptionSpec(name: "seed", value: "S", help: "Seed of the typist's random draws: the same seed gives the same trace."),
                 OptionSpec(name: "out", value: "FILE", help: "Write the trace here (.jsonl, or .jsonl.zst compressed) instead of to standard output."),
-                OptionSpec(name: "typo-rate", value: "P", help: "Share of letters mistyped as a neighbouring key, then corrected (default 0.03)."),
-                OptionSpec(name: "touch-spread", value: "PT", help: "Standard deviation of touches around the key's centre, in points, 0 to 33 (default 6; 0: at the centre)."),
-                OptionSpec(name: "language", value: "TAG", help: "The keyboard language at the start, a BCP 47 tag (default en)."),
+                OptionSpec(name: "typo-rate", value: "P", help: "Share of letters mistyped as a neighbouring key, 0 to 0.5 (default 0.03, all corrected; with --typist, the profile's slip rate, each slip fixed or left as the profile says)."),
+                OptionSpec(name: "touch-spread", value: "PT", help: "Standard deviation of touches around the key's centre, in points, 0 to 33 (default 6, or the profile's; 0: at the centre)."),
+                OptionSpec(name: "language", value: "TAG", help: "The keyboard language at the start, a BCP 47 tag (default en, or the profile's)."),
                 OptionSpec(name: "name", value: "NAME", help: "The trace's name (default: the text file's name)."),
             ],
             discussion: """
@@ -24,7 +24,11 @@ extension TraceCommand {
             space or moving the cursor back) or never, picked suggestions, and messages sent
             with the field cleared (field events) and the keyboard hidden between some of them;
             see "Typist profiles" in docs/trace-format.md. --typo-rate, --touch-spread and
-            --language apply to the simple typist only.
+            --language replace the profile's slip rate, touch spread and start language; then
+            --wpm scales its typing intervals. Letters of the other script switch the
+            language (a Latin letter in Russian, a Cyrillic one in English), and '@dictate'
+            lines are dictations, as for the simple typist; with a typist that sends a message
+            per line, a dictation is a message of its own.
 
             Without --typist (the simple typist): intervals are lognormal, slower at word and sentence starts, after shift and on the
             123 layer; mistyped letters are neighbours on the QWERTY (or Russian) layout, noticed
@@ -50,19 +54,11 @@ extension TraceCommand {
         }
         let seed = try seed(arguments, command: command)
         var options = TypistModel.Options(wordsPerMinute: wpm)
-        options.typoRate = try number(arguments, "typo-rate", in: TypistModel.typoRateRange, command: command) ?? options.typoRate
-        options.touchSpreadPoints = try number(arguments, "touch-spread", in: TypistModel.touchSpreadRange, command: command)
-            ?? options.touchSpreadPoints
-        if let language = arguments.value("language") {
-            guard TypistModel.isLanguageTag(language) else {
-                throw UsageError(command: command, message: "--language must be a BCP 47 tag such as en or pt-BR, not '\(language)'")
-            }
-            options.language = language
-        }
-        let out = arguments.value("out")
-        if let out, !(out.hasSuffix(".jsonl") || out.hasSuffix(".jsonl.zst")) {
-            throw UsageError(command: command, message: "--out must name a .jsonl or .jsonl.zst file, not '\(out)'")
-        }
+        let overrides = try typistOverrides(arguments, command: command)
+        options.typoRate = overrides.typoRate ?? options.typoRate
+        options.touchSpreadPoints = overrides.touchSpreadPoints ?? options.touchSpreadPoints
+        options.language = overrides.language ?? options.language
+        let out = try outputPath(arguments, command: command)
 
         // Audio clips are relative to the trace's folder, as in the trace itself.
         let folder = out.map(TraceValidator.directory(of:)) ?? ""
@@ -89,24 +85,30 @@ extension TraceCommand {
     /// `trace synth --typist`: the human typist.
     static func synthHuman(_ arguments: ParsedArguments) throws -> Int32 {
         let command = "trace synth"
-        for name in ["typo-rate", "touch-spread", "language"] where arguments.value(name) != nil {
-            throw UsageError(command: command, message: "--\(name) applies to the simple typist; with --typist set it in the profile")
-        }
         let textPath = arguments.value("text")!
         let typistName = arguments.value("typist")!
         let wpm = try number(arguments, "wpm", in: TypistModel.wordsPerMinuteRange, command: command)
         let seed = try seed(arguments, command: command)
+        let overrides = try typistOverrides(arguments, command: command)
         let out = try outputPath(arguments, command: command)
         var profile = try typistProfile(typistName)
+        profile.errors.slipRate = overrides.typoRate ?? profile.errors.slipRate
+        profile.touchSpreadPoints = overrides.touchSpreadPoints ?? profile.touchSpreadPoints
+        profile.language = overrides.language ?? profile.language
         let folder = out.map(TraceValidator.directory(of:)) ?? ""
         let script = try SynthScript.read(path: textPath) { (audio: String) throws(InputError) -> Int64 in
             try WAVFile.read(path: folder + audio).durationNanos
         }
+        // The options in the order of the usage line, as the simple typist's source has them.
         var source = "keysim trace synth --typist \(typistName) --seed \(seed)"
         if let wpm {
+            // After the overrides: the slip rate changes how many taps the text takes.
             profile = HumanTypist.profile(profile, scaledToWordsPerMinute: wpm, script: script, seed: seed)
             source += " --wpm \(format(wpm))"
         }
+        if let typoRate = overrides.typoRate { source += " --typo-rate \(format(typoRate))" }
+        if let spread = overrides.touchSpreadPoints { source += " --touch-spread \(format(spread))" }
+        if let language = overrides.language { source += " --language \(language)" }
         let typist = HumanTypist(profile: profile)
         let header = TraceHeader(name: arguments.value("name") ?? baseName(textPath), language: profile.language,
                                  intendedText: typist.intendedText(of: script), source: source)
@@ -118,6 +120,19 @@ extension TraceCommand {
             print("\(out): \(count(writer.eventCount, "event")), \(count(TextCounts.words(script.intendedText), "word")), \(seconds(writer.lastTime?.nanoseconds ?? 0)) s")
         }
         return 0
+    }
+
+    /// `--typo-rate`, `--touch-spread` and `--language`, each `nil` when not given: the
+    /// simple typist's options, or what they replace in a human typist's profile.
+    static func typistOverrides(_ arguments: ParsedArguments,
+                                command: String) throws(UsageError) -> (typoRate: Double?, touchSpreadPoints: Double?, language: String?) {
+        let typoRate = try number(arguments, "typo-rate", in: TypistModel.typoRateRange, command: command)
+        let spread = try number(arguments, "touch-spread", in: TypistModel.touchSpreadRange, command: command)
+        let language = arguments.value("language")
+        if let language, !TypistModel.isLanguageTag(language) {
+            throw UsageError(command: command, message: "--language must be a BCP 47 tag such as en or pt-BR, not '\(language)'")
+        }
+        return (typoRate, spread, language)
     }
 
     /// `--out`, which must name a trace file.

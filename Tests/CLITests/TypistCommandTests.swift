@@ -55,6 +55,30 @@ final class TypistCommandTests: XCTestCase {
         XCTAssertEqual(object["wordsPerMinute"] as! Double, 60, accuracy: 0.8)
     }
 
+    func testTypoRateTouchSpreadAndLanguageReplaceTheProfiles() throws {
+        let folder = try TemporaryFolder()
+        let out = folder.path("touch.jsonl")
+        let made = try KeysimProcess.run(["trace", "synth", "--text", root("traces/text/english-messages.txt"), "--typist", "email",
+                                          "--typo-rate", "0", "--touch-spread", "8", "--language", "en-GB", "--wpm", "45",
+                                          "--seed", "8", "--out", out])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let header = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").first.map(String.init) ?? ""
+        XCTAssertTrue(header.contains("\"language\":\"en-GB\""), header)
+        XCTAssertTrue(header.contains("\"source\":\"keysim trace synth --typist email --seed 8 --wpm 45 --typo-rate 0 --touch-spread 8 --language en-GB\""),
+                      header)
+        let json = try KeysimProcess.run(["trace", "stats", "--json", out])
+        let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as! [String: Any]
+        XCTAssertEqual(object["wordsPerMinute"] as! Double, 45, accuracy: 0.8, "--wpm after the overrides")
+        XCTAssertEqual(object["backspaceRate"] as? Double, 0, "no slips: \(json.stdout)")
+        let profile = folder.path("fitted.json5")
+        let fit = try KeysimProcess.run(["trace", "fit", out, "--out", profile, "--factor", "1"])
+        XCTAssertEqual(fit.status, 0, fit.stderr)
+        let fitted = try TypistProfile.read(path: profile)
+        XCTAssertEqual(fitted.touchSpreadPoints, 8, accuracy: 0.5)
+        XCTAssertEqual(fitted.errors.slipRate, 0)
+        XCTAssertEqual(fitted.language, "en-GB")
+    }
+
     func testABadProfileIsAnErrorWithItsLineAndWritesNothing() throws {
         let folder = try TemporaryFolder()
         let profile = try folder.write("bad.json5", "{ preset: \"chat\",\n  messages: { hideProbability: 2 } }\n")

@@ -88,9 +88,7 @@ private struct Session {
     var pendingInterval: SimDuration?
     /// A slip the typist will notice after the word: the letter meant and what was typed since.
     var pendingSlip: (correct: Character, typedAfter: [Character])?
-    var language: String
-    let latinLanguage: String
-    let cyrillicLanguage: String
+    var languages: TypingLanguages
 
     var timing: RandomStream
     var pauses: RandomStream
@@ -110,13 +108,10 @@ private struct Session {
         messageDraws = root.derived("messages")
         touches = root.derived("touches")
         holds = root.derived("holds")
-        language = profile.language
-        let cyrillic = Planner.isCyrillicLanguage(profile.language)
-        latinLanguage = cyrillic ? "en" : profile.language
-        cyrillicLanguage = cyrillic ? profile.language : "ru"
+        languages = TypingLanguages(start: profile.language)
     }
 
-    var letterLayout: KeyboardLayout { Planner.isCyrillicLanguage(language) ? .russian : .qwerty }
+    var letterLayout: KeyboardLayout { languages.letterLayout }
 
     // MARK: Events
 
@@ -239,10 +234,11 @@ private struct Session {
             if pendingSlip != nil { fixSlipAfterWord() }
             time = time + (pendingInterval ?? draw(.sentenceStart))
             pendingInterval = nil
-            emit(.dictationStart(audio: .wavFile(path: audio, transcript: transcript)))
-            time = time + SimDuration(nanoseconds: lengthNanos)
-                + TypistModel.duration(milliseconds: Distribution.uniform(min: 400, max: 900).sample(&messageDraws))
-            emit(.dictationStop)
+            for event in TypistModel.dictation(audio: audio, transcript: transcript, lengthNanos: lengthNanos, at: time,
+                                               &messageDraws) {
+                time = event.time
+                emit(event.kind)
+            }
             previousEdit = .dictationStop
         }
     }
@@ -251,10 +247,10 @@ private struct Session {
     /// the index of the next character to type.
     mutating func type(_ characters: [Character], at index: Int) -> Int {
         let c = characters[index]
-        if Planner.isLatinLetter(c) && Planner.isCyrillicLanguage(language) {
-            switchLanguage(to: latinLanguage)
-        } else if Planner.isCyrillicLetter(c) && !Planner.isCyrillicLanguage(language) {
-            switchLanguage(to: cyrillicLanguage)
+        if let tag = languages.switchBefore(c) {
+            // The globe key, timed as a tap after a punctuation mark.
+            time = time + draw(.afterPunctuation)
+            emit(.languageSwitch(language: tag))
         }
         if pendingSlip == nil, let length = suggestibleWordLength(characters, at: index),
            suggestions.bernoulli(profile.suggestions.pickRate) {
@@ -319,12 +315,6 @@ private struct Session {
     mutating func typeKey(_ c: Character) {
         let found = Planner.key(for: c, letterLayout: letterLayout)
         edit(.key(text: String(c), touchUp: nil, point: nil), key: found.key)
-    }
-
-    mutating func switchLanguage(to tag: String) {
-        time = time + draw(.afterPunctuation)
-        emit(.languageSwitch(language: tag))
-        language = tag
     }
 
     func suggestibleWordLength(_ characters: [Character], at index: Int) -> Int? {

@@ -104,10 +104,10 @@ public struct TypistModel: Sendable {
             case .language(let language):
                 try emit(TraceEvent(time: time, kind: .languageSwitch(language: language)))
             case .dictation(let audio, let transcript, let lengthNanos):
-                try emit(TraceEvent(time: time, kind: .dictationStart(audio: .wavFile(path: audio, transcript: transcript))))
-                let afterSpeech = Self.duration(milliseconds: Distribution.uniform(min: 400, max: 900).sample(&timing))
-                time = time + SimDuration(nanoseconds: lengthNanos) + afterSpeech
-                try emit(TraceEvent(time: time, kind: .dictationStop))
+                for event in Self.dictation(audio: audio, transcript: transcript, lengthNanos: lengthNanos, at: time, &timing) {
+                    try emit(event)
+                    time = event.time
+                }
             }
         }
         time = time + Self.duration(milliseconds: Distribution.uniform(min: 800, max: 1500).sample(&timing))
@@ -136,6 +136,16 @@ public struct TypistModel: Sendable {
         x += sigma * radius * cos(angle)
         y += sigma * radius * sin(angle)
         return TouchPoint(x: (x * 10).rounded() / 10, y: (y * 10).rounded() / 10)
+    }
+
+    /// A dictation tapped at `start`: the mic tap (`dictation.start` with the clip and its
+    /// transcript), then the stop tap once the clip has played and 0.4–0.9 s more have
+    /// passed. Shared with `HumanTypist`.
+    static func dictation(audio: String, transcript: String, lengthNanos: Int64, at start: SimTime,
+                          _ random: inout RandomStream) -> [TraceEvent] {
+        let afterSpeech = duration(milliseconds: Distribution.uniform(min: 400, max: 900).sample(&random))
+        return [TraceEvent(time: start, kind: .dictationStart(audio: .wavFile(path: audio, transcript: transcript))),
+                TraceEvent(time: start + SimDuration(nanoseconds: lengthNanos) + afterSpeech, kind: .dictationStop)]
     }
 
     /// Whether `tag` has the shape of a BCP 47 language tag, as a trace's `language` must.
@@ -174,39 +184,17 @@ struct Planner {
     private(set) var steps: [Step] = []
     /// Characters of the script typed key by key.
     private(set) var typedCharacters = 0
-    private var language: String
+    private var languages: TypingLanguages
     private var previous: Character?
     private var lastNonSpace: Character?
-    private let latinLanguage: String
-    private let cyrillicLanguage: String
 
     init(options: TypistModel.Options, random: RandomStream) {
         self.options = options
         self.random = random
-        language = options.language
-        let cyrillic = Self.isCyrillicLanguage(options.language)
-        latinLanguage = cyrillic ? "en" : options.language
-        cyrillicLanguage = cyrillic ? options.language : "ru"
+        languages = TypingLanguages(start: options.language)
     }
 
-    static func isCyrillicLanguage(_ tag: String) -> Bool {
-        let primary = tag.split(separator: "-").first.map(String.init)?.lowercased() ?? ""
-        return ["ru", "uk", "be", "bg", "sr", "mk", "kk", "ky", "tg", "mn"].contains(primary)
-    }
-
-    static func isLatinLetter(_ c: Character) -> Bool {
-        guard c.isLetter, let scalar = c.unicodeScalars.first else { return false }
-        return scalar.value < 0x250 // Basic Latin, Latin-1, Latin Extended-A/B
-    }
-
-    static func isCyrillicLetter(_ c: Character) -> Bool {
-        guard c.isLetter, let scalar = c.unicodeScalars.first else { return false }
-        return (0x400...0x52F).contains(scalar.value)
-    }
-
-    private var letterLayout: KeyboardLayout {
-        Self.isCyrillicLanguage(language) ? .russian : .qwerty
-    }
+    private var letterLayout: KeyboardLayout { languages.letterLayout }
 
     mutating func add(_ segment: SynthScript.Segment) {
         switch segment {
@@ -252,10 +240,8 @@ struct Planner {
         let c = characters[index]
         typedCharacters += 1
         // Letters of the other script need the globe key first.
-        if Self.isLatinLetter(c) && Self.isCyrillicLanguage(language) {
-            switchLanguage(to: latinLanguage)
-        } else if Self.isCyrillicLetter(c) && !Self.isCyrillicLanguage(language) {
-            switchLanguage(to: cyrillicLanguage)
+        if let tag = languages.switchBefore(c) {
+            steps.append(Step(action: .language(tag), factor: 1.5, countsAsTyping: true))
         }
         let sentenceStart = previous == nil || previous == "\n"
             || (previous!.isWhitespace && (lastNonSpace.map { ".!?".contains($0) } ?? true))
@@ -295,11 +281,6 @@ struct Planner {
         }
         steps.append(Step(action: .key(text: String(c), key: found.key, aim: nil), factor: factor, countsAsTyping: true))
         note(c)
-    }
-
-    private mutating func switchLanguage(to tag: String) {
-        steps.append(Step(action: .language(tag), factor: 1.5, countsAsTyping: true))
-        language = tag
     }
 
     private mutating func pickNeighbour(of key: KeyboardLayout.Key) -> KeyboardLayout.Key? {
