@@ -57,9 +57,14 @@ public struct TypistFitQuality: Sendable {
         recorded.finish()
         let typist = HumanTypist(profile: profile)
         // One trace per repetition, each with its own seed: a field as long as the recording's,
-        // not `factor` times longer, so that the errors left are compared field by field.
-        let text = recorded.messages.joined(separator: "\n")
-        let script = SynthScript(segments: text.isEmpty ? [] : [.typed(text)])
+        // not `factor` times longer, so that the errors left are compared field by field. What
+        // the recording dictated is dictated again, not typed.
+        var segments: [SynthScript.Segment] = []
+        for (index, script) in recorded.scripts.enumerated() {
+            if index > 0 { segments.append(.typed("\n")) }
+            segments += script.segments
+        }
+        let script = SynthScript(segments: segments)
         var resynthesised = TypistFitter()
         for repetition in 0..<factor {
             resynthesised.begin(TraceHeader(intendedText: typist.intendedText(of: script)))

@@ -37,6 +37,9 @@ public struct TypistFitter: Sendable {
     public private(set) var picks = 0
     /// The messages' intended texts (or the texts typed, without one), in order.
     public private(set) var messages: [String] = []
+    /// The messages as scripts, in the order of `messages`: each transcript a dictation was
+    /// recorded for a dictation of its own, the rest typed; what a resynthesis types.
+    public private(set) var scripts: [SynthScript] = []
     /// Whether any trace sends messages (a `field` event that clears the field).
     public private(set) var sendsMessages = false
     /// The traces' statistics (errors left, speed, pauses), one per trace.
@@ -61,6 +64,9 @@ public struct TypistFitter: Sendable {
         var hiddenSinceEdit = false
         var fieldIntended: [String] = []
         var headerIntended: String?
+        /// The dictations so far, each with the index in `fieldIntended` of the field it went into.
+        var dictations: [(field: Int, segment: SynthScript.Segment)] = []
+        var dictationStart: (time: SimTime, audio: DictationAudio)?
     }
 
     /// Starts the next trace.
@@ -94,7 +100,14 @@ public struct TypistFitter: Sendable {
             }
             if let intended = field.intendedText { walk.fieldIntended.append(intended) }
             walk.previousEdit = nil
-        case .dictationStart, .dictationStop:
+        case .dictationStart(let audio):
+            walk.dictationStart = (t, audio)
+            walk.previousEdit = nil
+        case .dictationStop:
+            if let start = walk.dictationStart {
+                walk.dictations.append((walk.fieldIntended.count - 1, Self.dictation(start.audio, lasting: t - start.time)))
+            }
+            walk.dictationStart = nil
             walk.previousEdit = nil
         default:
             break
@@ -168,13 +181,45 @@ public struct TypistFitter: Sendable {
         guard let walk = current else { return }
         current = nil
         statistics.append(walk.statistics.finished())
+        var texts: [String] = []
         if !walk.fieldIntended.isEmpty {
-            messages += walk.fieldIntended
+            texts = walk.fieldIntended
         } else if let intended = walk.headerIntended, !intended.isEmpty {
-            messages.append(intended)
+            texts = [intended]
         } else if !walk.text.text.isEmpty {
-            messages.append(walk.text.text)
+            texts = [walk.text.text]
         }
+        messages += texts
+        for (index, text) in texts.enumerated() {
+            let dictated = walk.dictations.filter { walk.fieldIntended.isEmpty || $0.field == index }.map(\.segment)
+            scripts.append(Self.script(text, dictated: dictated))
+        }
+    }
+
+    /// A recorded dictation as a script's: the clip, or inline speech, lasting from the start
+    /// tap to the stop tap less the 0.65 s the typist takes on average to tap stop.
+    private static func dictation(_ audio: DictationAudio, lasting duration: SimDuration) -> SynthScript.Segment {
+        let length = max(0, duration.nanoseconds - 650_000_000)
+        switch audio {
+        case let .wavFile(path, transcript): return .dictation(audio: path, transcript: transcript ?? "", lengthNanos: length)
+        case let .inline(_, _, transcript): return .dictation(audio: "", transcript: transcript ?? "", lengthNanos: length)
+        }
+    }
+
+    /// `text` as a script: each of `dictated`'s transcripts, found in order, a dictation; the
+    /// text around them typed. A transcript not found is left out (its words are typed).
+    static func script(_ text: String, dictated: [SynthScript.Segment]) -> SynthScript {
+        var segments: [SynthScript.Segment] = []
+        var rest = Substring(text)
+        for segment in dictated {
+            guard case let .dictation(_, transcript, _) = segment, !transcript.isEmpty,
+                  let range = rest.range(of: transcript) else { continue }
+            if range.lowerBound > rest.startIndex { segments.append(.typed(String(rest[..<range.lowerBound]))) }
+            segments.append(segment)
+            rest = rest[range.upperBound...]
+        }
+        if !rest.isEmpty { segments.append(.typed(String(rest))) }
+        return SynthScript(segments: segments)
     }
 
     /// The samples of `context`.
@@ -245,7 +290,14 @@ extension TypistFitter {
         } else {
             let longest = all.max().map { Double($0) / 1e6 } ?? 0
             pauses.maxMs = max(threshold + 1, longest.rounded(.up))
-            notes.append("pauses: \(excess.count) pause(s) over \(Int(threshold)) ms, fewer than 10: the copying preset's pause lengths")
+            if excess.isEmpty {
+                notes.append("pauses: none over \(Int(threshold)) ms: the copying preset's pause lengths")
+            } else {
+                // Too few for a shape, enough for a scale: a short recording that paused long
+                // must not resynthesise with the copying preset's short pauses.
+                pauses.excessMedianMs = exp(excess.map { log($0) }.reduce(0, +) / Double(excess.count))
+                notes.append("pauses: \(excess.count) pause(s) over \(Int(threshold)) ms, fewer than 10: their median, with the copying preset's shape")
+            }
         }
 
         let errorsLeft = statistics.reduce(0) { $0 + $1.characterErrorsLeft }
@@ -262,7 +314,9 @@ extension TypistFitter {
                     cursorFixShare: afterWordCorrections == 0 ? 0 : Double(cursorFixes) / Double(afterWordCorrections))
 
         var messageModel = TypistProfile.chat.messages
-        messageModel.perLine = sendsMessages
+        // A message of several lines (an email) is one field with returns between its lines;
+        // messages of one line each are what a typist that sends a message per line types.
+        messageModel.perLine = sendsMessages && !messages.contains { $0.contains("\n") }
         if sendDelays.count >= 3 { messageModel.sendDelay = Self.lognormal(sendDelays.map { Double($0) / 1e6 }) }
         if gaps.count >= 3 { messageModel.gap = Self.lognormal(gaps.map { Double($0) / 1e6 }) }
         messageModel.hideProbability = boundaries == 0 ? 0 : Double(hiddenBoundaries) / Double(boundaries)
