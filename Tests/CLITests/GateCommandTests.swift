@@ -16,11 +16,11 @@ final class GateCommandTests: XCTestCase {
                                                              "--db", folder.path("g.sqlite"), "--junit", junit, "--summary", summary])
         XCTAssertEqual(result.status, 1, result.stderr)
         XCTAssertTrue(result.stdout.hasPrefix("keysim gate scenarios/default.json5 scenarios/checker-on-main.json5: default (A) vs checker-on-main (B), seed 42, 5 replication(s) × 1 trace(s)\n"), result.stdout)
-        let failed = "keysim gate: failed: suggestion_latency_p95_ms at most 10% worse than the baseline (95% confidence): candidate "
+        let failed = "keysim gate: failed: key_latency_p99_ms at most 0.25 ms worse than the baseline (95% confidence): candidate "
         XCTAssertTrue(result.stderr.contains(failed), result.stderr)
         XCTAssertTrue(result.stderr.contains(" ms worse than the baseline (95% interval of how much worse: ["), result.stderr)
         XCTAssertTrue(result.stderr.contains(": over it by at least "), "says by how much: \(result.stderr)")
-        XCTAssertTrue(result.stdout.contains("\nFAIL  suggestion_latency_p95_ms at most 10% worse"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("\nFAIL  key_latency_p99_ms at most 0.25 ms worse"), result.stdout)
         XCTAssertTrue(result.stdout.contains("\npass  budget key: at most 1.0% over 10 ms: "), result.stdout)
         XCTAssertTrue(result.stdout.contains("\ngate failed: "), result.stdout)
 
@@ -42,19 +42,19 @@ final class GateCommandTests: XCTestCase {
             XCTAssertNotNil(testcase.attribute(forName: "name")?.stringValue)
             XCTAssertTrue(testcase.attribute(forName: "classname")?.stringValue?.hasPrefix("keysim.gate.") ?? false)
         }
-        let suggestion = try XCTUnwrap(cases.first { $0.attribute(forName: "name")?.stringValue?.hasPrefix("suggestion_latency_p95_ms") ?? false })
-        let failure = try XCTUnwrap(suggestion.elements(forName: "failure").first)
+        let regression = try XCTUnwrap(cases.first { $0.attribute(forName: "name")?.stringValue?.hasPrefix("key_latency_p99_ms at most") ?? false })
+        let failure = try XCTUnwrap(regression.elements(forName: "failure").first)
         XCTAssertEqual(failure.attribute(forName: "type")?.stringValue, "rule")
         XCTAssertTrue(failure.attribute(forName: "message")?.stringValue?.contains("over it by at least") ?? false)
         let figures = failure.stringValue ?? ""
-        for line in ["metric: suggestion_latency_p95_ms", "measured: ", "limit: ", "excess: ", "baseline: ", "candidate: ",
+        for line in ["metric: key_latency_p99_ms", "measured: ", "limit: ", "excess: ", "baseline: ", "candidate: ",
                      "interval low: ", "interval high: ", "confidence: 0.95", "pairs: 5", "unit: ms"] {
             XCTAssertTrue(figures.contains(line), "missing '\(line)' in \(figures)")
         }
 
         let markdown = try String(contentsOfFile: summary, encoding: .utf8)
         XCTAssertTrue(markdown.hasPrefix("### keysim gate ❌ failed: "), markdown)
-        XCTAssertTrue(markdown.contains("| **FAIL** | suggestion_latency_p95_ms at most 10% worse than the baseline (95% confidence) | "), markdown)
+        XCTAssertTrue(markdown.contains("| **FAIL** | key_latency_p99_ms at most 0.25 ms worse than the baseline (95% confidence) | "), markdown)
         // The summary is appended, as CI step-summary files expect.
         _ = try runKeysim(["gate"] + failingPair + ["--rules", "docs/ci/gates.json5", "--replications", "2",
                                                     "--db", folder.path("g.sqlite"), "--summary", summary])

@@ -17,9 +17,9 @@ final class JSONOutputTests: XCTestCase {
     }
 
     func testGateJSON() throws {
-        // Four pairs are enough for the suggestion-latency rule to fail.
+        // Five pairs are enough for the key-latency regression rule to fail.
         try check("gate.json", ["gate", "scenarios/default.json5", "scenarios/checker-on-main.json5", "--rules", "docs/ci/gates.json5",
-                                "--set", "traces=[\"../traces/fast-typist.jsonl\"]", "--replications", "4"], status: 1)
+                                "--set", "traces=[\"../traces/fast-typist.jsonl\"]", "--replications", "5"], status: 1)
     }
 
     func testSweepJSON() throws {

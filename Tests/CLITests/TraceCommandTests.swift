@@ -169,8 +169,8 @@ final class TraceCommandTests: XCTestCase {
         let path = root("traces/dictation.jsonl")
         let table = try KeysimProcess.run(["trace", "stats", path])
         XCTAssertEqual(table.status, 0, table.stderr)
-        for fragment in ["\(path): dictation, en (keysim trace synth --wpm 40 --seed 31)\n", "  events          ", "keyboard.show 1",
-                         "dictation.start 3, dictation.stop 3", "  text            29 words, 6 sentences, 144 characters",
+        for fragment in ["\(path): dictation, en (keysim trace synth --typist chat --seed 31 --wpm 40)\n", "  events          ", "keyboard.show 2",
+                         "dictation.start 3, dictation.stop 3", "  text            29 words, 6 sentences, 139 characters", "  fields          6",
                          "  typing speed    ", " WPM (", "  inter-key (ms)  p10 ", "  p99 ", "  backspace rate  ",
                          "  dictation       3 sessions, "] {
             XCTAssertTrue(table.stdout.contains(fragment), "missing '\(fragment)' in:\n\(table.stdout)")
@@ -305,7 +305,7 @@ final class TraceCommandTests: XCTestCase {
         let out = folder.path("anon.jsonl.zst")
         let result = try KeysimProcess.run(["trace", "anonymize", input, out, "--seed", "77"])
         XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertTrue(result.stdout.hasPrefix("\(out): 569 events anonymized from \(input)"), result.stdout)
+        XCTAssertTrue(result.stdout.hasPrefix("\(out): 607 events anonymized from \(input)"), result.stdout)
         let again = try KeysimProcess.run(["trace", "anonymize", input, folder.path("again.jsonl.zst"), "--seed", "77"])
         XCTAssertEqual(again.status, 0)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: out)), try Data(contentsOf: URL(fileURLWithPath: folder.path("again.jsonl.zst"))))
@@ -315,12 +315,18 @@ final class TraceCommandTests: XCTestCase {
         func figures(_ json: String) throws -> NSDictionary {
             var object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as! [String: Any]
             object["file"] = nil
+            // Words are replaced whole, so a word left misspelt no longer shares the letters
+            // it does share with the word meant: the errors left are compared apart.
+            for key in ["wordErrorsLeft", "wordErrorRate", "characterErrorRate"] { object[key] = nil }
             return object as NSDictionary
         }
         XCTAssertEqual(try figures(anonymous.stdout), try figures(original.stdout), "every figure but the file name is kept")
+        let errors = try [original, anonymous].map { try JSONSerialization.jsonObject(with: Data($0.stdout.utf8)) as! [String: Any] }
+        XCTAssertGreaterThanOrEqual(errors[1]["wordErrorsLeft"] as! Int, errors[0]["wordErrorsLeft"] as! Int,
+                                    "a misspelt word stays misspelt")
         var reader = try TraceFileReader(path: out)
         XCTAssertNotEqual(reader.header.intendedText, try TraceFileReader(path: input).header.intendedText)
-        XCTAssertEqual(reader.header.source, "keysim trace synth --wpm 38 --seed 11, anonymized")
+        XCTAssertEqual(reader.header.source, "keysim trace synth --typist chat --seed 14 --wpm 38, anonymized")
         while try reader.nextEvent() != nil {}
 
         let dictation = try KeysimProcess.run(["trace", "anonymize", root("traces/dictation.jsonl"), folder.path("d.jsonl"), "--seed", "1"])

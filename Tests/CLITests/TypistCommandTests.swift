@@ -79,6 +79,32 @@ final class TypistCommandTests: XCTestCase {
         XCTAssertEqual(fitted.language, "en-GB")
     }
 
+    func testEverySynthesisedBundledTraceIsRemadeByItsReadmeCommand() throws {
+        let traces = KeysimProcess.packageRoot.appendingPathComponent("traces")
+        let readme = try String(contentsOf: traces.appendingPathComponent("README.md"), encoding: .utf8)
+        let commands = readme.split(separator: "\n").compactMap { line -> [String]? in
+            guard line.hasPrefix("| `"), let start = line.range(of: "`keysim trace synth ") else { return nil }
+            let rest = line[start.upperBound...]
+            guard let end = rest.firstIndex(of: "`") else { return nil }
+            return rest[..<end].split(separator: " ").map(String.init)
+        }
+        XCTAssertEqual(commands.count, 7, "a command in every row but the hand-made traces'")
+        for command in commands {
+            // Run from the traces folder, as the README says, writing into a fresh folder with
+            // the clips beside it (dictation clips are relative to the output).
+            let folder = try TemporaryFolder()
+            try FileManager.default.copyItem(at: traces.appendingPathComponent("clips"), to: URL(fileURLWithPath: folder.path("clips")))
+            guard let outIndex = command.firstIndex(of: "--out"), outIndex + 1 < command.count else { return XCTFail("\(command)") }
+            var arguments = ["trace", "synth"] + command
+            let name = command[outIndex + 1]
+            arguments[outIndex + 3] = folder.path(name)
+            let made = try KeysimProcess.run(arguments, in: traces)
+            XCTAssertEqual(made.status, 0, "\(command): \(made.stderr)")
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: folder.path(name))),
+                           try Data(contentsOf: traces.appendingPathComponent(name)), "\(name) is not what its README command makes")
+        }
+    }
+
     func testABadProfileIsAnErrorWithItsLineAndWritesNothing() throws {
         let folder = try TemporaryFolder()
         let profile = try folder.write("bad.json5", "{ preset: \"chat\",\n  messages: { hideProbability: 2 } }\n")
