@@ -12,6 +12,8 @@ public struct ReportDigest: Sendable {
         public var rows: [[String]]
         /// Rows left out to keep the table short.
         public var omittedRows: Int = 0
+        /// A sentence the exporters print under the table (where some rows come from).
+        public var note: String?
     }
 
     /// The report file.
@@ -85,6 +87,10 @@ public struct ReportDigest: Sendable {
                 SELECT run_id, count, mean_ms, p50_ms, p95_ms, p99_ms, max_ms, share_over_budget
                 FROM key_latency_per_run WHERE run_id = \(runID)
                 """, formats: [.integer, .integer, .ms, .ms, .ms, .ms, .ms, .percent])
+            if keyLatency.rows.isEmpty, let row = try Self.keyLatencyRowFromHistograms(db, runID: runID) {
+                keyLatency.rows = [row]
+                keyLatency.note = Self.histogramNote
+            }
             requests = try Self.table(db, headers: ["run", "requests", "per 100 words", "characters sent", "round trip mean (ms)", "max (ms)"],
                                       numeric: Array(repeating: true, count: 6), sql: """
                 SELECT run_id, requests, requests_per_100_words, characters_sent, mean_round_trip_ms, max_round_trip_ms
@@ -105,6 +111,11 @@ public struct ReportDigest: Sendable {
             SELECT batch_id, scenario_name, label, count, mean_ms, p50_ms, p95_ms, p99_ms, max_ms, budget_ms, share_over_budget
             FROM key_latency_per_batch ORDER BY batch_id
             """, formats: [.integer, .text, .text, .integer, .ms, .ms, .ms, .ms, .ms, .ms0, .percent])
+        let fromHistograms = try Self.keyLatencyRowsFromHistograms(db, label: label, skipping: Set(keyLatency.rows.map { $0[0] }))
+        if !fromHistograms.isEmpty {
+            keyLatency.rows = (keyLatency.rows + fromHistograms).sorted { Int($0[0]) ?? 0 < Int($1[0]) ?? 0 }
+            keyLatency.note = Self.histogramNote
+        }
         requests = try Self.table(db, headers: ["batch", "scenario", "policy / point", "runs", "requests", "per 100 words", "characters sent", "round trip mean (ms)", "p95 (ms)", "max (ms)"],
                                   numeric: [true, false, false] + Array(repeating: true, count: 7), sql: """
             SELECT batch_id, scenario_name, label, runs, requests, requests_per_100_words, characters_sent, mean_round_trip_ms,
