@@ -280,6 +280,19 @@ final class SummaryReportTests: XCTestCase {
                 XCTAssertEqual(read, measured, accuracy: max(0.011 * measured, 0.006), "\(column) within 1 % (two decimals shown)")
             }
         }
+        // Requests and violations from the runs' totals, metrics and budgets.
+        XCTAssertEqual(summary.requests.rows.count, full.requests.rows.count)
+        for (approximate, exact) in zip(summary.requests.rows, full.requests.rows) {
+            for column in ["batch", "runs", "requests", "per 100 words", "characters sent", "round trip mean (ms)"] {
+                let index = try XCTUnwrap(full.requests.headers.firstIndex(of: column))
+                XCTAssertEqual(approximate[index], exact[index], "requests, \(column)")
+            }
+        }
+        XCTAssertGreaterThan(Int(full.requests.rows.first?[4] ?? "") ?? 0, 0, "the fixture sends requests")
+        let counted = { (table: ReportDigest.Table) in
+            table.rows.map { [$0[0], $0[2], $0[3]] }  // batch, budget, violations
+        }
+        XCTAssertEqual(counted(summary.violations), counted(full.violations))
         let store = try ReportStore(path: paths[.summary]!, readOnly: true)
         let html = folder.path("summary.html")
         try HTMLExporter.write(store, options: ExportOptions(), to: try ReportOutput.file(html))

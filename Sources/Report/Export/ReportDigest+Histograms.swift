@@ -66,7 +66,7 @@ extension ReportDigest {
                 SELECT MAX(b.limit_ns), SUM(b.over), SUM(b.count) FROM budgets b JOIN runs r USING (run_id)
                 WHERE r.batch_id = ? AND b.metric = 'key'
                 """, [.integer(id)])[0]
-            rows.append([String(id), batch[1].textValue, batch[2].textValue, String(figures.count),
+            rows.append([String(id), batch[1].textValue, format(batch[2], .text), String(figures.count),
                          figures.meanMs.map { TextTable.fixed($0, 2) } ?? "–", approximateMs(figures.p50Ms),
                          approximateMs(figures.p95Ms), approximateMs(figures.p99Ms), approximateMs(figures.maxMs),
                          budget[0] == .null ? "–" : TextTable.fixed(Double(budget[0].integerValue) / 1e6, 0),
@@ -86,5 +86,73 @@ extension ReportDigest {
         return [String(runID), String(figures.count), figures.meanMs.map { TextTable.fixed($0, 2) } ?? "–",
                 approximateMs(figures.p50Ms), approximateMs(figures.p95Ms), approximateMs(figures.p99Ms),
                 approximateMs(figures.maxMs), share.map(TextTable.percent) ?? "–"]
+    }
+}
+
+extension ReportDigest {
+    /// The note of a request or violation table some of whose rows come from per-run figures.
+    static let perRunNote = "Rows marked ≈ come from the runs' totals, metrics and latency histograms (the report keeps "
+        + "no item rows at its detail level): counts and means exact; percentiles and maxima within 1 %, of answered "
+        + "requests only for round trips (the histograms' population)."
+
+    /// Cloud-request rows, in the columns of `requests_per_batch` (or of `requests_per_run`
+    /// for `runID`), of the batches (or the run) whose runs sent requests the report keeps no
+    /// rows of: from `runs.requests`, the runs' metrics and their round-trip histograms.
+    /// Keyed by the row's first cell (the batch or run id).
+    static func requestRowsFromRuns(_ db: Database, label: String, runID: Int64?) throws -> [String: [String]] {
+        let groups = runID.map { try? db.query("SELECT run_id, '', '' FROM runs WHERE run_id = ?", [.integer($0)]) } ?? nil
+        let rows = try groups ?? db.query("SELECT b.batch_id, b.scenario_name, \(label) FROM batches b ORDER BY b.batch_id")
+        var result: [String: [String]] = [:]
+        for group in rows {
+            let id = group[0].integerValue
+            let filter = runID == nil ? "r.batch_id = \(id)" : "r.run_id = \(id)"
+            // Each run's mean round trip (over all its requests) weighted by its requests.
+            let totals = try db.query("""
+                SELECT COUNT(*), SUM(r.requests), SUM(r.words),
+                       SUM(COALESCE((SELECT m.value FROM run_metrics m WHERE m.run_id = r.run_id AND m.metric = ?), 0) * r.words / 100.0),
+                       (SELECT COUNT(*) FROM requests q JOIN runs rr USING (run_id) WHERE \(filter.replacingOccurrences(of: "r.", with: "rr."))),
+                       SUM((SELECT m.value FROM run_metrics m WHERE m.run_id = r.run_id AND m.metric = ?) * r.requests)
+                FROM runs r WHERE \(filter)
+                """, [.text(RunMetric.charactersSentPer100Words.name), .text(RunMetric.requestRoundTripMeanMs.name)])[0]
+            let (runs, requests, words, characters, kept) = (totals[0].integerValue, totals[1].integerValue, totals[2].integerValue,
+                                                              totals[3].doubleValue ?? 0, totals[4].integerValue)
+            guard requests > 0, kept == 0 else { continue }
+            let figures = try histogramFigures(db, metric: .requestRoundTrip, meanMetric: RunMetric.requestRoundTripMeanMs.name,
+                                               runFilter: filter)
+            let perWords = words > 0 ? TextTable.fixed(100 * Double(requests) / Double(words), 1) : "–"
+            let mean = totals[5].doubleValue.map { TextTable.fixed($0 / Double(requests), 0) } ?? "–"
+            let p95 = figures.map { "≈" + TextTable.fixed($0.p95Ms, 0) } ?? "–"
+            let maximum = figures.map { "≈" + TextTable.fixed($0.maxMs, 0) } ?? "–"
+            let key = String(id)
+            result[key] = runID == nil
+                ? [key, group[1].textValue, format(group[2], .text), String(runs), String(requests), perWords,
+                   String(Int(characters.rounded())), mean, p95, maximum]
+                : [key, String(requests), perWords, String(Int(characters.rounded())), mean, maximum]
+        }
+        return result
+    }
+
+    /// Budget rows of the batches (or the run) the report keeps no violation rows of though
+    /// items went over: each budget's count over it (`budgets.over`) and the largest latency
+    /// its histogram holds. In the columns of the batch violation table, or of the run's
+    /// (budget, item, latency, budget, cause) with the count in place of an item.
+    static func violationRowsFromBudgets(_ db: Database, label: String, runID: Int64?) throws -> [[String]] {
+        let filter = runID.map { "r.run_id = \($0)" }
+            ?? "NOT EXISTS (SELECT 1 FROM budget_violations v JOIN runs rv USING (run_id) WHERE rv.batch_id = r.batch_id)"
+        let rows = try db.query("""
+            SELECT r.batch_id, \(label.replacingOccurrences(of: "b.", with: "bb.")), g.metric, SUM(g.over), MAX(g.limit_ns)
+            FROM budgets g JOIN runs r USING (run_id) JOIN batches bb ON bb.batch_id = r.batch_id
+            WHERE \(filter) GROUP BY r.batch_id, g.metric HAVING SUM(g.over) > 0 ORDER BY r.batch_id, g.metric
+            """)
+        return try rows.map { row in
+            let batch = row[0].integerValue
+            let limitMs = TextTable.fixed(Double(row[4].integerValue) / 1e6, 0)
+            let worst = try LatencyMetric(rawValue: row[2].textValue).flatMap { metric in
+                try histogramFigures(db, metric: metric, meanMetric: "", runFilter: runID.map { "r.run_id = \($0)" } ?? "r.batch_id = \(batch)")
+            }.map { approximateMs($0.maxMs) } ?? "–"
+            return runID == nil
+                ? [String(batch), format(row[1], .text), row[2].textValue, String(row[3].integerValue), worst, limitMs]
+                : [row[2].textValue, "\(row[3].integerValue) over", worst, limitMs, "items not kept at this detail level"]
+        }
     }
 }
