@@ -30,21 +30,33 @@ struct RunDerivedRows: Sendable {
     var histograms: [String] = []
 
     /// The derived rows of `result` under `budgets`, from its latencies sorted per metric
-    /// (`BatchSummary.Builder.sortedLatencies`); violations only when `keepsItems`.
+    /// (`BatchSummary.Builder.sortedLatencies`, `LatencyMetric.allCases` order); violations
+    /// only when `keepsItems`.
     init(_ result: RunResult, budgets: [Budget], sortedLatencies: [[Int64]], keepsItems: Bool) {
         var causes = ViolationCauses(result.observations)
         for b in budgets {
-            let samples = MetricSamples.samples(b.metric, in: result.observations)
-            var over = 0
-            for sample in samples where sample.latency > b.limit {
-                over += 1
-                guard keepsItems else { continue }
+            // The count over the limit from the sorted latencies (the same samples); the
+            // items themselves only when some went over and the level keeps them.
+            let sorted = sortedLatencies[LatencyMetric.allCases.firstIndex(of: b.metric)!]
+            let over = sorted.count - Self.countAtMost(b.limit.nanoseconds, in: sorted)
+            self.budgets.append(BudgetCount(budget: b, count: sorted.count, over: over))
+            guard keepsItems && over > 0 else { continue }
+            for sample in MetricSamples.samples(b.metric, in: result.observations) where sample.latency > b.limit {
                 violations.append(Violation(metric: b.metric, item: sample.item, latency: sample.latency, limit: b.limit,
                                             cause: causes.cause(b.metric, item: sample.item)))
             }
-            self.budgets.append(BudgetCount(budget: b, count: samples.count, over: over))
         }
         histograms = sortedLatencies.map { Self.json(LatencyHistogram(sorted: $0)) }
+    }
+
+    /// How many of the ascending `values` are at most `limit` (binary search).
+    static func countAtMost(_ limit: Int64, in values: [Int64]) -> Int {
+        var (low, high) = (0, values.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if values[middle] <= limit { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 
     /// `[[bucket, count], …]`, buckets ascending: the text of `latency_histograms.buckets`.
