@@ -140,8 +140,9 @@ public final class TraceKeys: @unchecked Sendable {
     /// An empty set of keys keeping up to `eventsMax` events of the traces replayed.
     public init(eventsMax: Int) { self.eventsMax = eventsMax }
 
-    /// The most events `TraceKeys` keeps for a job that replays its traces repeatedly.
-    public static let eventsMaxForReplays = 500_000
+    /// The most events `TraceKeys` keeps for a job that replays its traces repeatedly:
+    /// about 16 MB, hours of typing.
+    public static let eventsMaxForReplays = 200_000
 
     /// The key of the trace at `path`.
     /// - Throws: `InputError` when the trace cannot be read.

@@ -52,10 +52,11 @@ public enum JobRunner {
         // when they and the writer outnumber the cores they take a lower priority, so the
         // writer is not the one the kernel makes wait (`OrderedParallel`, `workerNice`).
         let contended = threads > 1 && threads >= ProcessInfo.processInfo.activeProcessorCount
+        let window = runWindow(job, threads: threads)
         progress?(0, positions.count)
         do {
             try OrderedParallel.run(
-                count: positions.count, threads: threads, window: 8 * threads, workerNice: contended ? 5 : 0,
+                count: positions.count, threads: threads, window: window, workerNice: contended ? 5 : 0,
                 work: { k in
                     let (batch, item) = job.item(at: positions[k])
                     let scenario = job.batches[batch].scenario
@@ -94,6 +95,20 @@ public enum JobRunner {
         }
         try writer.finish()
         return JobOutcome(jobID: writer.jobID ?? 0, itemsRun: positions.count, summaries: summaries)
+    }
+
+    /// How many runs past the one being written the workers may start: 8 a thread, fewer
+    /// when the job's largest trace would make that many finished runs a lot of memory (a
+    /// run holds about ten times its trace file's bytes in records; a compressed trace is
+    /// taken to be eight times its size), so that the window stays within about 256 MB — but
+    /// never fewer than one a thread.
+    static func runWindow(_ job: Job, threads: Int) -> Int {
+        let largest = Set(job.batches.flatMap(\.scenario.traces)).map { path -> Int in
+            let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+            return path.hasSuffix(".zst") ? 8 * (bytes ?? 0) : (bytes ?? 0)
+        }.max() ?? 0
+        let runBytes = max(1, 10 * largest)
+        return max(threads, min(8 * threads, (256 << 20) / runBytes))
     }
 
     /// How many distinct replications of each batch the shard's positions hold.
