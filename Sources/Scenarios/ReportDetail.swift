@@ -8,7 +8,8 @@ public enum ReportDetail: String, Sendable, Equatable, CaseIterable {
     case summary
     /// Everything users query (keys, suggestions, requests, underlines, fixes, violations
     /// with causes, words, touches, dictations, the extension's events), and the task rows
-    /// only for the first replication of each trace, which a timeline needs.
+    /// only for the first replication of each of the first `timelineTraces` traces, which
+    /// a timeline needs.
     case `default`
     /// Every row, task rows of every replication included.
     case full
@@ -16,11 +17,17 @@ public enum ReportDetail: String, Sendable, Equatable, CaseIterable {
     /// Whether a run of `replication` keeps its item rows (keys, suggestions …).
     public var keepsItems: Bool { self != .summary }
 
-    /// Whether a run of `replication` (0-based) keeps its task rows.
-    public func keepsTasks(replication: Int) -> Bool {
+    /// How many traces of a batch keep a timeline at the `default` level: replication 0 of
+    /// each of the batch's first `timelineTraces` traces keeps its task rows. A scenario of a
+    /// few traces keeps one timeline for each; a population study of thousands keeps a
+    /// sample, not 4 task rows a key for every user (`full` keeps them all).
+    public static let timelineTraces = 10
+
+    /// Whether the run of `replication` (0-based) of trace `traceIndex` keeps its task rows.
+    public func keepsTasks(replication: Int, traceIndex: Int) -> Bool {
         switch self {
         case .summary: false
-        case .default: replication == 0
+        case .default: replication == 0 && traceIndex < Self.timelineTraces
         case .full: true
         }
     }

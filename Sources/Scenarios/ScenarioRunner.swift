@@ -44,13 +44,14 @@ public enum ScenarioRunner {
                            keepTasks: Bool = true) throws -> [RunResult] {
         precondition(jobs >= 1)
         let arena = RecordArena()
+        let traceKeys = TraceKeys(eventsMax: items.count > scenario.traces.count ? TraceKeys.eventsMaxForReplays : 0)
         let slots = ResultSlots(count: items.count)
         let workers = min(jobs, max(items.count, 1))
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while let index = slots.claim() {
                 let item = items[index]
                 do {
-                    slots.store(.success(try runOne(scenario, item: item, keepTasks: keepTasks, arena: arena)), at: index)
+                    slots.store(.success(try runOne(scenario, item: item, keepTasks: keepTasks, arena: arena, traceKeys: traceKeys)), at: index)
                 } catch {
                     slots.store(.failure(error), at: index)
                 }
@@ -60,22 +61,39 @@ public enum ScenarioRunner {
     }
 
     /// Runs one work item on the calling thread; its record lists take their blocks from
-    /// `arena` (the caller's, shared by the items it runs) when given.
+    /// `arena` (the caller's, shared by the items it runs) when given, and its trace's key
+    /// from `traceKeys` (the caller's, so that each trace is hashed once, not once per
+    /// replication).
     public static func runOne(_ scenario: Scenario, item: WorkItem, keepTasks: Bool = true,
-                              arena: RecordArena? = nil) throws -> RunResult {
+                              arena: RecordArena? = nil, traceKeys: TraceKeys? = nil) throws -> RunResult {
         let started = DispatchTime.now().uptimeNanoseconds
         let path = scenario.traces[item.traceIndex]
-        let reader = try TraceFileReader(path: path)
-        let header = reader.header
-        var source = DictationAudioResolver(reader)
         var sink = ObservationBuffer(keepsTasks: keepTasks, arena: arena)
-        var simulation = KeyboardSimulation(config: scenario.keyboard, seed: scenario.seed, replication: item.replication,
-                                            traceKey: try traceKey(path), header: header)
+        let key = try traceKeys?.key(path) ?? traceKey(path)
+        func simulate<Source: TraceEventSource>(_ source: inout Source, header: TraceHeader?) throws -> ReplicationSummary {
+            var simulation = KeyboardSimulation(config: scenario.keyboard, seed: scenario.seed, replication: item.replication,
+                                                traceKey: key, header: header)
+            do {
+                return try simulation.run(&source, into: &sink)
+            } catch let limit as RunLimitError {
+                throw ReplicationLimitError(scenarioPath: scenario.path, tracePath: path, replication: item.replication, limit: limit)
+            }
+        }
         let summary: ReplicationSummary
-        do {
-            summary = try simulation.run(&source, into: &sink)
-        } catch let limit as RunLimitError {
-            throw ReplicationLimitError(scenarioPath: scenario.path, tracePath: path, replication: item.replication, limit: limit)
+        if let kept = traceKeys?.events(path) {
+            var source = ArrayTraceSource(kept.events)
+            summary = try simulate(&source, header: kept.header)
+        } else {
+            let reader = try TraceFileReader(path: path)
+            let header = reader.header
+            if let traceKeys, traceKeys.keepsEvents {
+                var source = RecordingSource(DictationAudioResolver(reader), limit: TraceKeys.eventsMaxForReplays)
+                summary = try simulate(&source, header: header)
+                if source.ended && !source.overflowed { traceKeys.keep(path, header: header, events: source.events) }
+            } else {
+                var source = DictationAudioResolver(reader)
+                summary = try simulate(&source, header: header)
+            }
         }
         let wall = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         return RunResult(item: item, tracePath: path, summary: summary, observations: sink, wallSeconds: wall)
@@ -97,6 +115,96 @@ extension ScenarioRunner {
         hasher.update((0..<8).map { UInt8(truncatingIfNeeded: UInt64(content.count) >> (8 * UInt64($0))) })
         hasher.update(content)
         return String(hasher.finalizeHex().prefix(16))
+    }
+}
+
+/// What a job knows of the traces it replays, shared by its worker threads: each trace's
+/// key (`ScenarioRunner.traceKey`), computed the first time a replication asks for it, and —
+/// when the job replays its traces more than once — their events as the first replication
+/// read them, so that later replications neither parse the file nor analyse its audio again.
+///
+/// A job reads its traces as they are when it starts them. Events are kept only for
+/// traces that end cleanly and only up to `eventsMax` events over all traces: a long
+/// recording streams from its file in every replication, in flat memory.
+public final class TraceKeys: @unchecked Sendable {
+    private let lock = NSLock()
+    private var keys: [String: String] = [:]
+    private var events: [String: (header: TraceHeader, events: [TraceEvent])] = [:]
+    private var eventsHeld = 0
+    /// The most events held over all traces (about 64 bytes each, plus their text).
+    private let eventsMax: Int
+
+    /// An empty set of keys that keeps no events.
+    public convenience init() { self.init(eventsMax: 0) }
+
+    /// An empty set of keys keeping up to `eventsMax` events of the traces replayed.
+    public init(eventsMax: Int) { self.eventsMax = eventsMax }
+
+    /// The most events `TraceKeys` keeps for a job that replays its traces repeatedly:
+    /// about 16 MB, hours of typing.
+    public static let eventsMaxForReplays = 200_000
+
+    /// The key of the trace at `path`.
+    /// - Throws: `InputError` when the trace cannot be read.
+    public func key(_ path: String) throws -> String {
+        lock.lock()
+        let known = keys[path]
+        lock.unlock()
+        if let known { return known }
+        let key = try ScenarioRunner.traceKey(path)
+        lock.lock()
+        keys[path] = key
+        lock.unlock()
+        return key
+    }
+
+    /// The events of the trace at `path` as an earlier replication read them, if kept.
+    func events(_ path: String) -> (header: TraceHeader, events: [TraceEvent])? {
+        lock.lock()
+        defer { lock.unlock() }
+        return events[path]
+    }
+
+    /// Whether events of a trace of `count` events more would still be kept.
+    var keepsEvents: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return eventsHeld < eventsMax
+    }
+
+    /// Keeps the events a replication read from `path` to its end, room permitting.
+    func keep(_ path: String, header: TraceHeader, events read: [TraceEvent]) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard events[path] == nil, eventsHeld + read.count <= eventsMax else { return }
+        events[path] = (header, read)
+        eventsHeld += read.count
+    }
+}
+
+/// A trace source that keeps a copy of every event it hands on, up to a limit (past it,
+/// it stops keeping and says so).
+struct RecordingSource<Base: TraceEventSource>: TraceEventSource {
+    var base: Base
+    let limit: Int
+    private(set) var events: [TraceEvent] = []
+    private(set) var overflowed = false
+    private(set) var ended = false
+
+    init(_ base: Base, limit: Int) {
+        self.base = base
+        self.limit = limit
+    }
+
+    mutating func next() throws -> TraceEvent? {
+        guard let event = try base.next() else {
+            ended = true
+            return nil
+        }
+        if !overflowed {
+            if events.count < limit { events.append(event) } else { overflowed = true; events = [] }
+        }
+        return event
     }
 }
 

@@ -92,6 +92,14 @@ public enum ChromeTraceExporter {
             }
         }
         tracks.append(("budget violations", try violationInstants(db, runID: runID)))
+        guard tracks.contains(where: { !$0.slices.isEmpty }) else {
+            // A summary report keeps no item rows: say which runs a timeline can be drawn for.
+            let drawable = try db.relationExists("task_rows")
+                ? try db.query("SELECT DISTINCT run_id FROM task_rows ORDER BY run_id LIMIT 10").map { String($0[0].integerValue) } : []
+            let hint = drawable.isEmpty ? "no run of this report has one; write it again with --detail default or full"
+                : "runs with one: \(drawable.joined(separator: ", "))"
+            throw ReportError(file: store.path, message: "run \(runID) has no timeline rows to draw (its report keeps them only at some detail levels); \(hint)")
+        }
 
         try output.write("{\"traceEvents\":[\n")
         var first = true

@@ -1,4 +1,5 @@
 import Foundation
+import Sim
 
 /// One self-contained HTML page: the digest's tables, latency CDFs and histograms drawn
 /// against their budget lines, the comparisons and the sweep charts. No scripts, no
@@ -12,14 +13,23 @@ public enum HTMLExporter {
         var column: String
         /// SQL returning the budget in ns for `?` = a batch id, or nil for none.
         var budgetSQL: String?
+        /// The histograms drawn from when the report keeps no rows of `table`.
+        var metric: LatencyMetric?
+        /// Which rows count (SQL over `t`), as in the metric's histogram.
+        var condition: String = "1"
     }
 
     /// The latencies keysim knows; any other per-run table with a `latency_ns` column is
     /// drawn too, with its budget from `budget_violations` rows that name the table.
     static let knownSeries = [
         LatencySeries(title: "Key latency, touch to inserted", table: "keys", column: "latency_ns",
-                      budgetSQL: "SELECT MAX(b.limit_ns) FROM budgets b JOIN runs r USING (run_id) WHERE r.batch_id = ? AND b.metric = 'key'"),
-        LatencySeries(title: "Cloud request round trip", table: "requests", column: "round_trip_ns", budgetSQL: nil),
+                      budgetSQL: "SELECT MAX(b.limit_ns) FROM budgets b JOIN runs r USING (run_id) WHERE r.batch_id = ? AND b.metric = 'key'",
+                      metric: .key),
+        LatencySeries(title: "Suggestion latency, touch to shown", table: "suggestions", column: "latency_ns",
+                      budgetSQL: "SELECT MAX(b.limit_ns) FROM budgets b JOIN runs r USING (run_id) WHERE r.batch_id = ? AND b.metric = 'suggestion'",
+                      metric: .suggestion, condition: "t.outcome = 'shown'"),
+        LatencySeries(title: "Cloud request round trip", table: "requests", column: "round_trip_ns", budgetSQL: nil,
+                      metric: .requestRoundTrip),
     ]
 
     /// The most batches one chart draws; more would be unreadable.
@@ -95,12 +105,17 @@ public enum HTMLExporter {
         for item in series {
             var samples: [(label: String, valuesMs: [Double])] = []
             var budgetNs: Int64?
+            var fromHistograms = false
             for group in groups {
                 var values: [Double] = []
                 try db.prepare("""
                     SELECT t.\(item.column) FROM \(ReportInspector.quoted(item.table)) t JOIN runs r USING (run_id)
-                    WHERE \(group.filter) AND t.\(item.column) IS NOT NULL ORDER BY t.\(item.column)
+                    WHERE \(group.filter) AND \(item.condition) AND t.\(item.column) IS NOT NULL ORDER BY t.\(item.column)
                     """).forEachRow { values.append(Double($0.int64(at: 0)) / 1e6) }
+                if values.isEmpty, let metric = item.metric {
+                    values = try histogramValuesMs(db, metric: metric, runFilter: group.filter.replacingOccurrences(of: "t.", with: "r."))
+                    if !values.isEmpty { fromHistograms = true }
+                }
                 if !values.isEmpty { samples.append((group.label, values)) }
                 if let sql = item.budgetSQL, case .integer(let budget)? = try db.query(sql, [.integer(group.batchID)]).first?.first {
                     budgetNs = max(budgetNs ?? 0, budget)
@@ -109,8 +124,27 @@ public enum HTMLExporter {
             guard !samples.isEmpty else { continue }
             html += "<h3>\(esc(item.title))</h3>\n<div class=\"charts\">\n"
             html += cdfChart(item, samples, budgetNs: budgetNs) + "\n" + histogramChart(item, samples, budgetNs: budgetNs) + "\n</div>\n"
+            if fromHistograms {
+                html += "<p class=\"note\">Drawn from the runs' latency histograms (the report keeps no rows of \(esc(item.table)) at its detail level): each value at its bucket's midpoint, within 1 %.</p>\n"
+            }
         }
         return html
+    }
+
+    /// The values of `metric`'s merged histogram over the runs `runFilter` (SQL over `runs r`)
+    /// selects, in milliseconds, ascending, each at its bucket's midpoint.
+    private static func histogramValuesMs(_ db: Database, metric: LatencyMetric, runFilter: String) throws -> [Double] {
+        let rows = try db.query("""
+            SELECT h.bucket, SUM(h.count) FROM latency_histogram h JOIN runs r USING (run_id)
+            WHERE h.metric = ? AND \(runFilter) GROUP BY h.bucket ORDER BY h.bucket
+            """, [.text(metric.rawValue)])
+        var values: [Double] = []
+        for row in rows {
+            let (lower, upper) = LatencyHistogram.range(of: Int(row[0].integerValue))
+            let midpoint = upper - lower == 1 ? Double(lower) : (Double(lower) + Double(upper - 1)) / 2
+            values += repeatElement(midpoint / 1e6, count: Int(row[1].integerValue))
+        }
+        return values
     }
 
     /// The x range of a latency chart: to the largest 99.9th percentile, and past the budget.
@@ -249,6 +283,7 @@ public enum HTMLExporter {
         }
         html += "</tbody>\n</table>\n"
         if table.omittedRows > 0 { html += "<p class=\"note\">… and \(table.omittedRows) more row(s); query the report for all of them.</p>\n" }
+        if let note = table.note { html += "<p class=\"note\">\(esc(note))</p>\n" }
         return html
     }
 

@@ -75,6 +75,7 @@ public enum MarkdownExporter {
         text += "|" + table.numeric.map { $0 ? " ---: |" : " --- |" }.joined() + "\n"
         for row in table.rows { text += "| " + row.map(escape).joined(separator: " | ") + " |\n" }
         if table.omittedRows > 0 { text += "\n… and \(table.omittedRows) more row(s); query the report for all of them.\n" }
+        if let note = table.note { text += "\n" + note + "\n" }
         return text
     }
 

@@ -12,6 +12,8 @@ public struct ReportDigest: Sendable {
         public var rows: [[String]]
         /// Rows left out to keep the table short.
         public var omittedRows: Int = 0
+        /// A sentence the exporters print under the table (where some rows come from).
+        public var note: String?
     }
 
     /// The report file.
@@ -85,6 +87,10 @@ public struct ReportDigest: Sendable {
                 SELECT run_id, count, mean_ms, p50_ms, p95_ms, p99_ms, max_ms, share_over_budget
                 FROM key_latency_per_run WHERE run_id = \(runID)
                 """, formats: [.integer, .integer, .ms, .ms, .ms, .ms, .ms, .percent])
+            if keyLatency.rows.isEmpty, let row = try Self.keyLatencyRowFromHistograms(db, runID: runID) {
+                keyLatency.rows = [row]
+                keyLatency.note = Self.histogramNote
+            }
             requests = try Self.table(db, headers: ["run", "requests", "per 100 words", "characters sent", "round trip mean (ms)", "max (ms)"],
                                       numeric: Array(repeating: true, count: 6), sql: """
                 SELECT run_id, requests, requests_per_100_words, characters_sent, mean_round_trip_ms, max_round_trip_ms
@@ -95,6 +101,14 @@ public struct ReportDigest: Sendable {
                 SELECT budget, item_index, latency_ns / 1e6, budget_ns / 1e6, cause FROM budget_violations
                 WHERE run_id = \(runID) ORDER BY latency_ns DESC, budget, item_index
                 """, formats: [.text, .integer, .ms, .ms0, .text], limit: 20)
+            if let row = try Self.requestRowsFromRuns(db, label: label, runID: runID)[String(runID)] {
+                requests.rows = [row]
+                requests.note = Self.perRunNote
+            }
+            if violations.rows.isEmpty {
+                violations.rows = try Self.violationRowsFromBudgets(db, label: label, runID: runID)
+                if !violations.rows.isEmpty { violations.note = Self.perRunNote }
+            }
             comparisons = []
             sweeps = []
             return
@@ -105,18 +119,33 @@ public struct ReportDigest: Sendable {
             SELECT batch_id, scenario_name, label, count, mean_ms, p50_ms, p95_ms, p99_ms, max_ms, budget_ms, share_over_budget
             FROM key_latency_per_batch ORDER BY batch_id
             """, formats: [.integer, .text, .text, .integer, .ms, .ms, .ms, .ms, .ms, .ms0, .percent])
+        let fromHistograms = try Self.keyLatencyRowsFromHistograms(db, label: label, skipping: Set(keyLatency.rows.map { $0[0] }))
+        if !fromHistograms.isEmpty {
+            keyLatency.rows = (keyLatency.rows + fromHistograms).sorted { Int($0[0]) ?? 0 < Int($1[0]) ?? 0 }
+            keyLatency.note = Self.histogramNote
+        }
         requests = try Self.table(db, headers: ["batch", "scenario", "policy / point", "runs", "requests", "per 100 words", "characters sent", "round trip mean (ms)", "p95 (ms)", "max (ms)"],
                                   numeric: [true, false, false] + Array(repeating: true, count: 7), sql: """
             SELECT batch_id, scenario_name, label, runs, requests, requests_per_100_words, characters_sent, mean_round_trip_ms,
                    p95_round_trip_ms, max_round_trip_ms
             FROM requests_per_batch ORDER BY batch_id
             """, formats: [.integer, .text, .text, .integer, .integer, .fixed1, .integer, .ms0, .ms0, .ms0])
+        let requestsFromRuns = try Self.requestRowsFromRuns(db, label: label, runID: nil)
+        if !requestsFromRuns.isEmpty {
+            requests.rows = requests.rows.map { requestsFromRuns[$0[0]] ?? $0 }
+            requests.note = Self.perRunNote
+        }
         violations = try Self.table(db, headers: ["batch", "policy / point", "budget", "violations", "worst (ms)", "budget (ms)"],
                                     numeric: [true, false, false, true, true, true], sql: """
             SELECT r.batch_id, \(label.replacingOccurrences(of: "b.", with: "bb.")), v.budget, COUNT(*), MAX(v.latency_ns) / 1e6, MAX(v.budget_ns) / 1e6
             FROM budget_violations v JOIN runs r USING (run_id) JOIN batches bb ON bb.batch_id = r.batch_id
             GROUP BY r.batch_id, v.budget ORDER BY r.batch_id, v.budget
             """, formats: [.integer, .text, .text, .integer, .ms, .ms0])
+        let violationsFromBudgets = try Self.violationRowsFromBudgets(db, label: label, runID: nil)
+        if !violationsFromBudgets.isEmpty {
+            violations.rows = (violations.rows + violationsFromBudgets).sorted { Int($0[0]) ?? 0 < Int($1[0]) ?? 0 }
+            violations.note = Self.perRunNote
+        }
         comparisons = try Comparison.load(db)
         sweeps = try Sweep.load(db)
     }
@@ -137,7 +166,7 @@ public struct ReportDigest: Sendable {
         return Table(headers: headers, numeric: numeric, rows: shown, omittedRows: max(0, rows.count - limit))
     }
 
-    private static func format(_ value: SQLValue, _ format: Format) -> String {
+    static func format(_ value: SQLValue, _ format: Format) -> String {
         if value == .null { return "–" }
         switch format {
         case .text:

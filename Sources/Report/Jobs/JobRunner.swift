@@ -46,19 +46,30 @@ public enum JobRunner {
         // The record blocks of this job's replications: a run written and dropped hands its
         // blocks to the next one a worker starts.
         let arena = RecordArena()
+        // Traces replayed more than once are read from their files once.
+        let traceKeys = TraceKeys(eventsMax: replications.values.contains { $0 > 1 } ? TraceKeys.eventsMaxForReplays : 0)
+        // The writer is the critical path: workers run up to 8 runs a thread ahead of it, and
+        // when they and the writer outnumber the cores they take a lower priority, so the
+        // writer is not the one the kernel makes wait (`OrderedParallel`, `workerNice`).
+        let contended = threads > 1 && threads >= ProcessInfo.processInfo.activeProcessorCount
+        let window = runWindow(job, threads: threads)
         progress?(0, positions.count)
         do {
             try OrderedParallel.run(
-                count: positions.count, threads: threads, window: 2 * threads,
+                count: positions.count, threads: threads, window: window, workerNice: contended ? 5 : 0,
                 work: { k in
                     let (batch, item) = job.item(at: positions[k])
                     let scenario = job.batches[batch].scenario
                     let level = detail ?? scenario.detail
-                    let result = try ScenarioRunner.runOne(scenario, item: item, keepTasks: level.keepsTasks(replication: item.replication),
-                                                             arena: arena)
+                    let result = try ScenarioRunner.runOne(scenario, item: item,
+                                                           keepTasks: level.keepsTasks(replication: item.replication,
+                                                                                       traceIndex: item.traceIndex),
+                                                           arena: arena, traceKeys: traceKeys)
                     let metrics = RunMetric.all.map { $0.value(for: result, budgets: scenario.keyboard.budgets) }
-                    return StreamedRun(result: result, metrics: metrics, detail: level,
-                                       sortedLatencies: BatchSummary.Builder.sortedLatencies(of: result))
+                    let sorted = BatchSummary.Builder.sortedLatencies(of: result)
+                    let derived = RunDerivedRows(result, budgets: scenario.keyboard.budgets, sortedLatencies: sorted,
+                                                 keepsItems: level.keepsItems)
+                    return StreamedRun(result: result, metrics: metrics, detail: level, sortedLatencies: sorted, derived: derived)
                 },
                 consume: { k, run in
                     let batch = job.item(at: positions[k]).batch
@@ -86,6 +97,20 @@ public enum JobRunner {
         return JobOutcome(jobID: writer.jobID ?? 0, itemsRun: positions.count, summaries: summaries)
     }
 
+    /// How many runs past the one being written the workers may start: 8 a thread, fewer
+    /// when the job's largest trace would make that many finished runs a lot of memory (a
+    /// run holds about ten times its trace file's bytes in records; a compressed trace is
+    /// taken to be eight times its size), so that the window stays within about 256 MB — but
+    /// never fewer than one a thread.
+    static func runWindow(_ job: Job, threads: Int) -> Int {
+        let largest = Set(job.batches.flatMap(\.scenario.traces)).map { path -> Int in
+            let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+            return path.hasSuffix(".zst") ? 8 * (bytes ?? 0) : (bytes ?? 0)
+        }.max() ?? 0
+        let runBytes = max(1, 10 * largest)
+        return max(threads, min(8 * threads, (256 << 20) / runBytes))
+    }
+
     /// How many distinct replications of each batch the shard's positions hold.
     private static func replicationsPerBatch(_ job: Job, _ positions: [Int]) -> [Int: Int] {
         var seen: [Int: Set<Int>] = [:]
@@ -98,13 +123,15 @@ public enum JobRunner {
 }
 
 /// One finished work item on its way to the report: its records, its metrics (in
-/// `RunMetric.all` order, nil where a metric has no value), how much of it to keep, and its
-/// latencies sorted for the batch summary — all computed on its worker thread.
+/// `RunMetric.all` order, nil where a metric has no value), how much of it to keep, its
+/// latencies sorted for the batch summary and its derived rows — all computed on its
+/// worker thread.
 struct StreamedRun: Sendable {
     var result: RunResult
     var metrics: [Double?]
     var detail: ReportDetail
     var sortedLatencies: [[Int64]]
+    var derived: RunDerivedRows
 }
 
 /// Writes `run_metrics`: the catalog of metrics, and each run's values as computed in the

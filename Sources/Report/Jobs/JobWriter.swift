@@ -55,7 +55,7 @@ struct JobWriter {
         try writing { writer, database in
             guard var open = writer.open, let jobID = writer.jobID else { preconditionFailure("a run outside a batch") }
             let runID = try open.rows.write(run.result, batchID: open.batchID, batch: open.info, detail: run.detail,
-                                            sortedLatencies: run.sortedLatencies)
+                                            derived: run.derived)
             writer.open = open
             try database.prepare("INSERT INTO job_runs (run_id, job_id, work_item) VALUES (?, ?, ?)")
                 .execute([.integer(runID), .integer(jobID), .integer(Int64(position))])
@@ -71,10 +71,16 @@ struct JobWriter {
             let wall = Double(DispatchTime.now().uptimeNanoseconds - open.started) / 1e9
             try database.prepare("UPDATE batches SET wall_seconds = ? WHERE batch_id = ?").execute([.real(wall), .integer(open.batchID)])
             if isLast { try JobAnalysis.finish(database, jobID: jobID) }
+            // Space for the batch in the report file itself, before it counts: a disk too full
+            // to take it fails the batch here, whole, instead of the fold after the commit.
+            try database.reserveSpaceForPages()
             try database.execute("COMMIT")
             writer.open = nil
             writer.committedJobID = jobID
         }
+        // The log is folded after every batch, space first, rather than by SQLite's own
+        // automatic checkpoints, which would not allocate it (`ReportStore` turns them off).
+        if !isLast, let store { try Self.checkpoint(store, reportPath: reportPath, mode: "PASSIVE") }
     }
 
     /// Rolls back the batch being written, if any: the report keeps its committed batches.
@@ -82,6 +88,9 @@ struct JobWriter {
         if open != nil, let database = store?.database, database.isInTransaction {
             _ = try? database.execute("ROLLBACK")
         }
+        // Batches committed before the failure are in the log; folding it on close could
+        // fail part way on a full disk. The next keysim to open the report folds it.
+        store?.database.keepLogOnClose()
         open = nil
         jobID = committedJobID
     }
@@ -144,12 +153,17 @@ struct JobWriter {
     }
 
     /// `PRAGMA wal_checkpoint(TRUNCATE)`: a busy result (another process reads or writes the
-    /// report, and folds the log itself later) is fine; an error is not.
-    static func checkpoint(_ store: ReportStore, reportPath: String) throws(ReportError) {
+    /// report, and folds the log itself later) is fine; an error is not. The space the
+    /// folded file needs is allocated first (`Database.reserveSpaceForPages`), so a disk too
+    /// full fails here before a page of the log lands in the file: the report stays whole
+    /// on its own, with the runs that did not fit in its `-wal`.
+    static func checkpoint(_ store: ReportStore, reportPath: String, mode: String = "TRUNCATE") throws(ReportError) {
         guard store.path != ":memory:" else { return }
         do {
-            _ = try store.database.query("PRAGMA wal_checkpoint(TRUNCATE)")
+            try store.database.reserveSpaceForPages()
+            _ = try store.database.query("PRAGMA wal_checkpoint(\(mode))")
         } catch {
+            store.database.keepLogOnClose()
             if error.isFull || error.isIOError {
                 throw ReportError(file: reportPath, message: "disk full while folding the write-ahead log into the report (\(error.message)); "
                                   + "the runs are in \(store.path)-wal: keep it beside the report and free some space")

@@ -297,6 +297,58 @@ public final class Database {
         return true
     }
 
+    /// Makes the main file grow in whole chunks of `bytes`, each allocated on disk before a
+    /// page is written into it (`SQLITE_FCNTL_CHUNK_SIZE`). A checkpoint announces the size
+    /// it will need before it copies the log into the file, so with chunks a disk too full to
+    /// take them fails it before the first page lands, leaving the file whole on its own.
+    public func setChunkSize(_ bytes: Int32) throws(SQLiteError) {
+        var size = bytes
+        let code = sqlite3_file_control(handle, "main", SQLITE_FCNTL_CHUNK_SIZE, &size)
+        guard code == SQLITE_OK || code == SQLITE_NOTFOUND else {
+            throw SQLiteError(extendedResultCode: code, message: String(cString: sqlite3_errstr(code)),
+                              sql: "SQLITE_FCNTL_CHUNK_SIZE", path: path)
+        }
+    }
+
+    /// Makes closing this connection leave the write-ahead log unfolded: after a disk full,
+    /// so that the database file stays whole on its own, its newer pages in the log.
+    public func keepLogOnClose() {
+        _ = keysim_sqlite_keep_log_on_close(handle)
+    }
+
+    /// Allocates on disk what the main file needs to hold every page the database has now,
+    /// log included (`PRAGMA page_count`), through SQLite's own file (`SQLITE_FCNTL_SIZE_HINT`
+    /// with a chunk size set, `setChunkSize`): after it, folding the log into the file
+    /// writes only into space the file system has already given. A file system that cannot
+    /// allocate ahead (SQLite built without `posix_fallocate` writes a byte per block
+    /// instead) only makes this slower.
+    /// - Throws: `SQLiteError` (`isFull`) when the disk cannot take it.
+    ///
+    /// Allocating writes a byte into every block the file gains when SQLite is built without
+    /// `posix_fallocate` (Debian's is), which costs about what writing the pages does; so
+    /// when the file system has plenty of room for the growth — twice over, and 16 MB more —
+    /// nothing is allocated ahead. Only another process filling the disk between this check
+    /// and the fold can then stop a fold part way.
+    public func reserveSpaceForPages() throws(SQLiteError) {
+        guard let pages = try query("PRAGMA page_count").first?.first?.integerValue,
+              let size = try query("PRAGMA page_size").first?.first?.integerValue else { return }
+        var bytes = sqlite3_int64(pages * size)
+        var file = stat()
+        var volume = statvfs()
+        if stat(path, &file) == 0, statvfs(path, &volume) == 0 {
+            let growth = Int64(bytes) - Int64(file.st_size)
+            guard growth > 0 else { return }
+            let available = Int64(volume.f_bavail) * Int64(volume.f_frsize)
+            if available > 2 * growth + (16 << 20) { return }
+        }
+        let code = sqlite3_file_control(handle, "main", SQLITE_FCNTL_SIZE_HINT, &bytes)
+        guard code == SQLITE_OK || code == SQLITE_NOTFOUND else {
+            // A file control leaves no message on the connection: the code's own text.
+            throw SQLiteError(extendedResultCode: code, message: String(cString: sqlite3_errstr(code)),
+                              sql: "allocating \(bytes) bytes for the report", path: path)
+        }
+    }
+
     /// The schema version an application stores in the file (`PRAGMA user_version`), 0 in a
     /// new database.
     public func userVersion() throws(SQLiteError) -> Int {

@@ -4,7 +4,10 @@
 ///
 ///     let kinds = StaticTexts(["key", "lookup", "draw"])
 ///     try statement.bind(kinds, 2, at: 5)   // binds "draw"
-public final class StaticTexts {
+///
+/// Immutable once made (its C strings are written by `init` and freed by `deinit` only), so
+/// one table may serve every thread.
+public final class StaticTexts: @unchecked Sendable {
     private let storage: [UnsafeMutablePointer<CChar>]
     private let lengths: [Int32]
 

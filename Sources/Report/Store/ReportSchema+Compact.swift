@@ -2,7 +2,9 @@ import Sim
 
 /// The compact storage of the tables with a row per key, suggestion or task — the bulk of
 /// every report — behind views that give back the columns and text values of the schema-4
-/// tables they replace.
+/// tables they replace. A key and the suggestion computed for it share one row of
+/// `key_rows` (its key and its touch stored once), the key's columns `NULL` when only the
+/// suggestion was recorded and the suggestion's when only the key was.
 ///
 /// A stored row holds no column that others determine and no repeated text: times are kept
 /// as the first instant and the durations after it (a latency is a view's sum, not a
@@ -13,7 +15,7 @@ import Sim
 extension ReportSchema {
     /// Each compact table and the view that reads it as the table it replaces.
     public static let compatibilityViews: [(table: String, view: String)] = [
-        ("key_rows", "keys"), ("suggestion_rows", "suggestions"), ("task_rows", "tasks"),
+        ("key_rows", "keys"), ("key_rows", "suggestions"), ("task_rows", "tasks"),
     ]
 
     /// Tables that only name codes, or hold figures derived from other rows (each run's
@@ -43,33 +45,28 @@ extension ReportSchema {
     CREATE TABLE IF NOT EXISTS key_rows (
         run_id          INTEGER NOT NULL REFERENCES runs(run_id),
         key_index       INTEGER NOT NULL,
-        edit_code       INTEGER NOT NULL,
         touch_ns        INTEGER NOT NULL,
-        wait_ns         INTEGER NOT NULL,
-        handler_ns      INTEGER NOT NULL,
-        queued_ahead    INTEGER NOT NULL,
+        edit_code       INTEGER,
+        wait_ns         INTEGER,
+        handler_ns      INTEGER,
+        queued_ahead    INTEGER,
+        version_after_key INTEGER,
+        suggestion_ns   INTEGER,
+        outcome_code    INTEGER,
+        too_late        INTEGER,
+        waited_ns       INTEGER,
+        ran_ns          INTEGER,
         PRIMARY KEY (run_id, key_index)
     ) WITHOUT ROWID;
     CREATE VIEW IF NOT EXISTS keys AS
         SELECT k.run_id, k.key_index, e.name AS edit, k.touch_ns, k.touch_ns + k.wait_ns AS start_ns,
                k.touch_ns + k.wait_ns + k.handler_ns AS inserted_ns, k.wait_ns + k.handler_ns AS latency_ns, k.queued_ahead
         FROM key_rows k JOIN edit_kinds e ON e.code = k.edit_code;
-    CREATE TABLE IF NOT EXISTS suggestion_rows (
-        run_id          INTEGER NOT NULL REFERENCES runs(run_id),
-        key_index       INTEGER NOT NULL,
-        version_after_key INTEGER NOT NULL,
-        touch_ns        INTEGER NOT NULL,
-        latency_ns      INTEGER NOT NULL,
-        outcome_code    INTEGER NOT NULL,
-        too_late        INTEGER NOT NULL,
-        waited_ns       INTEGER NOT NULL,
-        ran_ns          INTEGER NOT NULL,
-        PRIMARY KEY (run_id, key_index)
-    ) WITHOUT ROWID;
     CREATE VIEW IF NOT EXISTS suggestions AS
         SELECT s.run_id, s.key_index, s.key_index + s.version_after_key AS text_version, s.touch_ns,
-               s.touch_ns + s.latency_ns AS end_ns, s.latency_ns, o.name AS outcome, s.too_late, s.waited_ns, s.ran_ns
-        FROM suggestion_rows s JOIN suggestion_outcomes o ON o.code = s.outcome_code;
+               s.touch_ns + s.suggestion_ns AS end_ns, s.suggestion_ns AS latency_ns, o.name AS outcome, s.too_late,
+               s.waited_ns, s.ran_ns
+        FROM key_rows s JOIN suggestion_outcomes o ON o.code = s.outcome_code;
     CREATE TABLE IF NOT EXISTS task_executors (
         run_id          INTEGER NOT NULL REFERENCES runs(run_id),
         code            INTEGER NOT NULL,
@@ -102,16 +99,16 @@ extension ReportSchema {
     CREATE TABLE IF NOT EXISTS latency_histograms (
         run_id          INTEGER NOT NULL REFERENCES runs(run_id),
         metric_code     INTEGER NOT NULL,
-        bucket          INTEGER NOT NULL,
-        count           INTEGER NOT NULL,
-        PRIMARY KEY (run_id, metric_code, bucket)
+        buckets         TEXT NOT NULL,
+        PRIMARY KEY (run_id, metric_code)
     ) WITHOUT ROWID;
     CREATE VIEW IF NOT EXISTS latency_histogram AS
-        SELECT h.run_id, m.name AS metric, h.bucket,
-               CASE WHEN h.bucket < 128 THEN h.bucket ELSE (64 + ((h.bucket - 128) & 63)) << (((h.bucket - 128) >> 6) + 1) END AS lower_ns,
-               CASE WHEN h.bucket < 128 THEN h.bucket + 1 ELSE (65 + ((h.bucket - 128) & 63)) << (((h.bucket - 128) >> 6) + 1) END AS upper_ns,
-               h.count
-        FROM latency_histograms h JOIN latency_metrics m ON m.code = h.metric_code;
+        SELECT run_id, metric, bucket,
+               CASE WHEN bucket < 128 THEN bucket ELSE (64 + ((bucket - 128) & 63)) << (((bucket - 128) >> 6) + 1) END AS lower_ns,
+               CASE WHEN bucket < 128 THEN bucket + 1 ELSE (65 + ((bucket - 128) & 63)) << (((bucket - 128) >> 6) + 1) END AS upper_ns,
+               count
+        FROM (SELECT h.run_id, m.name AS metric, json_extract(b.value, '$[0]') AS bucket, json_extract(b.value, '$[1]') AS count
+              FROM latency_histograms h JOIN latency_metrics m ON m.code = h.metric_code JOIN json_each(h.buckets) b);
 
     """
 }

@@ -75,6 +75,13 @@ public final class ReportStore {
                 : Database(path: path, busyTimeoutMs: busyTimeoutMs)
             try Self.checkOrCreate(database, readOnly: readOnly, path: path)
             if !readOnly { try database.execute("PRAGMA cache_size = -\(Self.writeCacheKiB)") }
+            // Every connection that may fold the log into the file (a writer, or a reader
+            // closing) allocates the space first (`Database.setChunkSize`).
+            if path != ":memory:" {
+                try database.setChunkSize(Int32(Self.pageSize))
+                // Writers fold the log themselves, space allocated first (`JobWriter.checkpoint`).
+                if !readOnly { try database.execute("PRAGMA wal_autocheckpoint = 0") }
+            }
         } catch let error as ReportError {
             throw error
         } catch let error as SQLiteError {

@@ -8,6 +8,7 @@ extension RunRowWriter {
     /// Writes the touch model's decisions. Letters are not stored: only whether each touch
     /// was a typo on the drawn and on the shifted layout, and whether the prediction was in time.
     mutating func writeTouches(_ touches: RecordList<TouchObservation>, runID: Int64) throws {
+        try touchRows.begin(rows: touches.count)
         for t in touches {
             try touchRows.add(runID)
             try touchRows.add(t.keyIndex)

@@ -9,6 +9,7 @@ extension RunRowWriter {
     /// per word, and single-row inserts would cost several times the rest of its rows.
     mutating func writeWords(_ quality: TypingQuality?, runID: Int64) throws {
         guard let quality, !quality.words.isEmpty else { return }
+        try wordRows.begin(rows: quality.words.count)
         for w in quality.words {
             try wordRows.add(runID)
             try wordRows.add(w.ordinal)

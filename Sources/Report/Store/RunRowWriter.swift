@@ -8,15 +8,14 @@ struct RunRowWriter {
     let run: Statement
     let thread: Statement
     var keyRows: BulkInsert
-    var suggestionRows: BulkInsert
-    let underline: Statement
-    let request: Statement
+    var underlineRows: BulkInsert
+    var requestRows: BulkInsert
     let fix: Statement
     var taskRows: BulkInsert
     let executor: Statement
     var touchRows: BulkInsert
     var wordRows: BulkInsert
-    var histogramRows: BulkInsert
+    let histogram: Statement
     let budget: Statement
     let violation: Statement
     let dictation: Statement
@@ -33,19 +32,11 @@ struct RunRowWriter {
                                   "words", "characters", "checks_of_vanished_words", "acceptances_without_chip",
                                   "acceptances_without_fix", "error_words_finished", "wall_seconds"])
         thread = try insert("threads", ["run_id", "thread", "busy_ns"])
-        // The three tables with a row per key or task go through multi-row inserts.
+        // The two tables with a row per key or task go through multi-row inserts.
         // Compact rows behind the views `keys`, `suggestions` and `tasks` (ReportSchema+Compact).
-        keyRows = try BulkInsert(database, table: "key_rows", columns: ["run_id", "key_index", "edit_code", "touch_ns", "wait_ns",
-                                                                        "handler_ns", "queued_ahead"])
-        suggestionRows = try BulkInsert(database, table: "suggestion_rows",
-                                        columns: ["run_id", "key_index", "version_after_key", "touch_ns", "latency_ns",
-                                                  "outcome_code", "too_late", "waited_ns", "ran_ns"])
-        underline = try insert("underlines", ["run_id", "underline_id", "word_ordinal", "word_length", "origin", "true_error",
-                                              "word_finished_ns", "shown_ns", "confirmed_ns", "end_ns", "outcome", "flicker",
-                                              "time_to_underline_ns", "time_to_confirmation_ns"])
-        request = try insert("requests", ["run_id", "request_id", "trigger", "sent_ns", "text_version", "characters", "words",
-                                          "attempts", "timeouts", "offline_failures", "network_ns", "service_ns", "end_ns",
-                                          "round_trip_ns", "outcome", "stale", "lost_words"])
+        keyRows = try BulkInsert(database, table: "key_rows", columns: Self.keyRowColumns)
+        underlineRows = try BulkInsert(database, table: "underlines", columns: Self.underlineColumns)
+        requestRows = try BulkInsert(database, table: "requests", columns: Self.requestColumns)
         fix = try insert("fixes", ["run_id", "underline_id", "word_ordinal", "accepted_ns", "applied", "corrupted", "strategy"])
         taskRows = try BulkInsert(database, table: "task_rows",
                                   columns: ["run_id", "seq", "executor_code", "id_after_seq", "kind_code", "tag", "release_ns",
@@ -53,7 +44,7 @@ struct RunRowWriter {
         executor = try insert("task_executors", ["run_id", "code", "name"])
         touchRows = try BulkInsert(database, table: "touches", columns: Self.touchColumns)
         wordRows = try BulkInsert(database, table: "words", columns: Self.wordColumns)
-        histogramRows = try BulkInsert(database, table: "latency_histograms", columns: Self.histogramColumns)
+        histogram = try insert("latency_histograms", ["run_id", "metric_code", "buckets"])
         budget = try insert("budgets", ["run_id", "metric", "limit_ns", "allowed_share", "count", "over"])
         dictation = try insert("dictations", ["run_id", "dictation_id", "session_id", "tap_ns", "cold_start", "cold_start_cost_ns",
                                               "recording_start_ns", "capture_start_ns", "speech_start_ns", "speech_end_ns",
@@ -67,10 +58,10 @@ struct RunRowWriter {
         violation = try insert("budget_violations", ["run_id", "budget", "item_index", "latency_ns", "budget_ns", "cause"])
     }
 
-    /// Writes one run's rows, as many as `detail` keeps, and returns its run id.
-    /// `sortedLatencies` (per `LatencyMetric`, ascending) are computed from the run when nil.
+    /// Writes one run's rows, as many as `detail` keeps, and returns its run id. Its derived
+    /// rows are computed here when not given (`RunDerivedRows`, which needs `detail` too).
     mutating func write(_ result: RunResult, batchID: Int64, batch: BatchInfo, detail: ReportDetail = .full,
-                        sortedLatencies: [[Int64]]? = nil) throws -> Int64 {
+                        derived: RunDerivedRows? = nil) throws -> Int64 {
         let scenario = batch.scenario
         let summary = result.summary
         let counters = summary.counters
@@ -87,51 +78,14 @@ struct RunRowWriter {
         let runID = database.lastInsertRowID
         let observations = result.observations
         let keepsItems = detail.keepsItems
-        let keepsTasks = detail.keepsTasks(replication: result.item.replication)
+        let keepsTasks = detail.keepsTasks(replication: result.item.replication, traceIndex: result.item.traceIndex)
         for busy in summary.threadBusy {
             try thread.execute([.integer(runID), .text(busy.name), .integer(busy.busy.nanoseconds)])
         }
-        for k in observations.keys where keepsItems {
-            try keyRows.add(runID)
-            try keyRows.add(k.index)
-            try keyRows.add(Self.code(k.edit))
-            try keyRows.add(k.touch.nanoseconds)
-            try keyRows.add(k.wait.nanoseconds)
-            try keyRows.add((k.inserted - k.start).nanoseconds)
-            try keyRows.add(k.ahead.queuedAhead)
-            try keyRows.endRow()
-        }
-        try keyRows.finish()
-        for s in observations.suggestions where keepsItems {
-            try suggestionRows.add(runID)
-            try suggestionRows.add(s.keyIndex)
-            try suggestionRows.add(s.textVersion - s.keyIndex)
-            try suggestionRows.add(s.touch.nanoseconds)
-            try suggestionRows.add(s.latency.nanoseconds)
-            try suggestionRows.add(Self.code(s.outcome))
-            try suggestionRows.add(s.tooLate)
-            try suggestionRows.add(s.waited.nanoseconds)
-            try suggestionRows.add(s.ran.nanoseconds)
-            try suggestionRows.endRow()
-        }
-        try suggestionRows.finish()
-        for u in observations.underlines where keepsItems {
-            try underline.execute([
-                .integer(runID), .integer(Int64(u.id)), .integer(Int64(u.wordOrdinal)), .integer(Int64(u.wordLength)),
-                .text(u.origin.rawValue), .integer(u.trueError ? 1 : 0), .integer(u.wordFinished.nanoseconds),
-                nullable(u.shown?.nanoseconds), nullable(u.confirmed?.nanoseconds), .integer(u.end.nanoseconds),
-                .text(u.outcome.rawValue), .integer(u.flicker ? 1 : 0), nullable(u.timeToUnderline?.nanoseconds),
-                nullable(u.timeToConfirmation?.nanoseconds),
-            ])
-        }
-        for r in observations.requests where keepsItems {
-            try request.execute([
-                .integer(runID), .integer(Int64(r.id)), .text(r.trigger.rawValue), .integer(r.sent.nanoseconds),
-                .integer(Int64(r.textVersion)), .integer(Int64(r.characters)), .integer(Int64(r.words)), .integer(Int64(r.attempts)),
-                .integer(Int64(r.timeouts)), .integer(Int64(r.offlineFailures)), .integer(r.networkRoundTrip.nanoseconds),
-                .integer(r.service.nanoseconds), .integer(r.end.nanoseconds), .integer(r.roundTrip.nanoseconds),
-                .text(r.outcome.rawValue), .integer(r.stale ? 1 : 0), .integer(Int64(r.lostWords)),
-            ])
+        if keepsItems { try writeKeyRows(keys: observations.keys, suggestions: observations.suggestions, runID: runID) }
+        if keepsItems {
+            try writeUnderlines(observations.underlines, runID: runID)
+            try writeRequests(observations.requests, runID: runID)
         }
         for f in observations.fixes where keepsItems {
             try fix.execute([.integer(runID), .integer(Int64(f.underlineID)), .integer(Int64(f.wordOrdinal)),
@@ -143,6 +97,7 @@ struct RunRowWriter {
                 try executor.execute([.integer(runID), .integer(Int64(code)), .text(thread.name)])
             }
         }
+        try taskRows.begin(rows: keepsTasks ? observations.tasks.count : 0)
         for (seq, t) in observations.tasks.enumerated() where keepsTasks {
             try taskRows.add(runID)
             try taskRows.add(seq)
@@ -180,24 +135,22 @@ struct RunRowWriter {
             ])
         }
         if keepsItems { try writeTouches(observations.touches, runID: runID) }
-        var causes = ViolationCauses(observations)
-        for b in scenario.keyboard.budgets {
-            let samples = MetricSamples.samples(b.metric, in: observations)
-            var over = 0
-            for sample in samples where sample.latency > b.limit {
-                over += 1
-                guard keepsItems else { continue }
-                try violation.execute([.integer(runID), .text(b.metric.rawValue), .integer(Int64(sample.item)),
-                                       .integer(sample.latency.nanoseconds), .integer(b.limit.nanoseconds),
-                                       .text(causes.cause(b.metric, item: sample.item))])
-            }
-            try budget.execute([.integer(runID), .text(b.metric.rawValue), .integer(b.limit.nanoseconds), .real(b.allowedShare),
-                                .integer(Int64(samples.count)), .integer(Int64(over))])
-        }
         if keepsItems { try writeWords(result.summary.typingQuality, runID: runID) }
         try extensionRows.write(observations.extensionRecords, runID: runID, events: keepsItems)
-        let latencies = sortedLatencies ?? BatchSummary.Builder.sortedLatencies(of: result)
-        try writeHistograms(Self.histograms(sortedLatencies: latencies), runID: runID)
+        let derived = derived ?? RunDerivedRows(result, budgets: scenario.keyboard.budgets,
+                                                sortedLatencies: BatchSummary.Builder.sortedLatencies(of: result),
+                                                keepsItems: keepsItems)
+        for v in derived.violations {
+            try violation.execute([.integer(runID), .text(v.metric.rawValue), .integer(Int64(v.item)), .integer(v.latency.nanoseconds),
+                                   .integer(v.limit.nanoseconds), .text(v.cause)])
+        }
+        for b in derived.budgets {
+            try budget.execute([.integer(runID), .text(b.budget.metric.rawValue), .integer(b.budget.limit.nanoseconds),
+                                .real(b.budget.allowedShare), .integer(Int64(b.count)), .integer(Int64(b.over))])
+        }
+        for (code, buckets) in derived.histograms.enumerated() {
+            try histogram.execute([.integer(runID), .integer(Int64(code)), .text(buckets)])
+        }
         return runID
     }
 

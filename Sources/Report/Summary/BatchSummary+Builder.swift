@@ -28,7 +28,7 @@ extension BatchSummary {
             LatencyMetric.allCases.map { metric in
                 var values: [Int64] = []
                 MetricSamples.forEachLatency(metric, in: result.observations) { values.append($0.nanoseconds) }
-                return values.sorted()
+                return RadixSort.sorted(values)
             }
         }
 

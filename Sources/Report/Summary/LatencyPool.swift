@@ -6,7 +6,7 @@ import Sim
 ///
 /// Each run's latencies arrive sorted (its worker sorts them) and are stored as varint
 /// deltas from one to the next — one or two bytes a sample instead of eight. The summary
-/// merges the runs through a heap, reading the pooled sample in order without building it.
+/// reads the runs twice, in place, without merging them (`summary()`).
 public struct LatencyPool: Sendable, Equatable {
     /// The encoded runs, one after another.
     private var bytes: [UInt8] = []
@@ -50,43 +50,107 @@ public struct LatencyPool: Sendable, Equatable {
     /// Calls `body` with every sample in ascending order: a k-way merge of the runs.
     /// - Complexity: O(n log r) for n samples in r runs.
     public func forEachSorted(_ body: (Int64) -> Void) {
-        var cursors = runs.map { Cursor(offset: $0.start, remaining: $0.count, value: 0) }
-        var heap: [(value: Int64, run: Int)] = []
-        heap.reserveCapacity(cursors.count)
-        for run in cursors.indices {
-            cursors[run].value = Self.readFirst(bytes, &cursors[run].offset)
-            Self.push((cursors[run].value, run), into: &heap)
-        }
-        while let (value, run) = Self.pop(from: &heap) {
-            body(value)
-            cursors[run].remaining -= 1
-            guard cursors[run].remaining > 0 else { continue }
-            cursors[run].value += Int64(bitPattern: Self.readVarint(bytes, &cursors[run].offset))
-            Self.push((cursors[run].value, run), into: &heap)
+        bytes.withUnsafeBufferPointer { bytes in
+            var cursors = runs.map { Cursor(offset: $0.start, remaining: $0.count, value: 0) }
+            var heap: [(value: Int64, run: Int)] = []
+            heap.reserveCapacity(cursors.count)
+            for run in cursors.indices {
+                cursors[run].value = Self.readFirst(bytes, &cursors[run].offset)
+                Self.push((cursors[run].value, run), into: &heap)
+            }
+            while let (value, run) = Self.pop(from: &heap) {
+                body(value)
+                cursors[run].remaining -= 1
+                guard cursors[run].remaining > 0 else { continue }
+                cursors[run].value += Int64(bitPattern: Self.readVarint(bytes, &cursors[run].offset))
+                Self.push((cursors[run].value, run), into: &heap)
+            }
         }
     }
 
-    /// The summary `SampleSummary` gives of the same latencies in milliseconds: nearest-rank
-    /// percentiles, and the mean summing the milliseconds in ascending order, as it does.
+    /// The summary of the pooled latencies in milliseconds: the nearest-rank percentiles,
+    /// minimum and maximum `SampleSummary` gives of the same values, and the exact mean (the
+    /// sum in integer nanoseconds, divided once), which `SampleSummary`'s floating-point sum
+    /// approaches.
+    ///
+    /// Two linear passes over the encoded runs, no merge: the first sums the samples and
+    /// counts them per `LatencyHistogram` bucket, which locates the bucket of each
+    /// percentile's rank; the second collects the few samples in those buckets, whose sorted
+    /// order gives the exact values.
+    /// - Complexity: O(n + m log m), m the samples in the percentiles' buckets.
     public func summary() -> SampleSummary {
         let n = count
         guard n > 0 else { return SampleSummary([]) }
         func rank(_ p: Double) -> Int { Swift.min(Swift.max(1, Int((p * Double(n) / 100).rounded(.up))), n) - 1 }
-        let (r50, r95, r99) = (rank(50), rank(95), rank(99))
-        var sum = 0.0
-        var index = 0
-        var (minimum, maximum, p50, p95, p99) = (0.0, 0.0, 0.0, 0.0, 0.0)
-        forEachSorted { ns in
-            let ms = SimDuration(nanoseconds: ns).milliseconds
-            sum += ms
-            if index == 0 { minimum = ms }
-            if index == r50 { p50 = ms }
-            if index == r95 { p95 = ms }
-            if index == r99 { p99 = ms }
-            maximum = ms
-            index += 1
+        let ranks = [rank(50), rank(95), rank(99)]
+        var sum = ExactSum()
+        var (minimum, maximum) = (Int64.max, Int64.min)
+        var perBucket: [Int] = []
+        forEachRun { value in
+            sum.add(value)
+            minimum = Swift.min(minimum, value)
+            maximum = Swift.max(maximum, value)
+            let bucket = LatencyHistogram.bucket(of: value)
+            if bucket >= perBucket.count { perBucket += repeatElement(0, count: bucket + 1 - perBucket.count) }
+            perBucket[bucket] += 1
         }
-        return SampleSummary(count: n, mean: sum / Double(n), p50: p50, p95: p95, p99: p99, max: maximum, min: minimum)
+        // The bucket each rank falls in, and the rank's place among that bucket's samples.
+        var targets: [(bucket: Int, offset: Int)] = []
+        var below = 0
+        var next = 0
+        for (bucket, count) in perBucket.enumerated() where count > 0 {
+            while next < ranks.count && ranks[next] < below + count {
+                targets.append((bucket, ranks[next] - below))
+                next += 1
+            }
+            below += count
+        }
+        let buckets = Array(Set(targets.map(\.bucket))).sorted()
+        var inBucket = [[Int64]](repeating: [], count: buckets.count)
+        forEachRun { value in
+            let bucket = LatencyHistogram.bucket(of: value)
+            if let slot = buckets.firstIndex(of: bucket) { inBucket[slot].append(value) }
+        }
+        for slot in inBucket.indices { inBucket[slot].sort() }
+        let percentiles = targets.map { target in
+            SimDuration(nanoseconds: inBucket[buckets.firstIndex(of: target.bucket)!][target.offset]).milliseconds
+        }
+        return SampleSummary(count: n, mean: sum.value / Double(n) / 1e6, p50: percentiles[0], p95: percentiles[1],
+                             p99: percentiles[2], max: SimDuration(nanoseconds: maximum).milliseconds,
+                             min: SimDuration(nanoseconds: minimum).milliseconds)
+    }
+
+    /// Calls `body` with every sample, run after run (each run in ascending order).
+    private func forEachRun(_ body: (Int64) -> Void) {
+        bytes.withUnsafeBufferPointer { bytes in
+            for run in runs {
+                var offset = run.start
+                var value = Self.readFirst(bytes, &offset)
+                body(value)
+                for _ in 1..<run.count {
+                    value += Int64(bitPattern: Self.readVarint(bytes, &offset))
+                    body(value)
+                }
+            }
+        }
+    }
+
+    /// A sum of 64-bit integers in 128 bits: exact for any number of nanosecond latencies.
+    private struct ExactSum {
+        private var high: Int64 = 0
+        private var low: UInt64 = 0
+
+        mutating func add(_ value: Int64) {
+            let (sum, carry) = low.addingReportingOverflow(UInt64(bitPattern: value))
+            low = sum
+            high &+= (value < 0 ? -1 : 0) &+ (carry ? 1 : 0)
+        }
+
+        /// The sum, rounded to the nearest double.
+        var value: Double {
+            // high·2⁶⁴ + low, with low split so that each part converts exactly.
+            Double(high) * 0x1p64 + Double(low >> 32) * 0x1p32 + Double(low & 0xFFFF_FFFF)
+        }
     }
 
     private struct Cursor {
@@ -104,7 +168,7 @@ public struct LatencyPool: Sendable, Equatable {
         bytes.append(UInt8(v))
     }
 
-    private static func readVarint(_ bytes: [UInt8], _ offset: inout Int) -> UInt64 {
+    private static func readVarint(_ bytes: UnsafeBufferPointer<UInt8>, _ offset: inout Int) -> UInt64 {
         var value: UInt64 = 0
         var shift: UInt64 = 0
         while true {
@@ -116,7 +180,7 @@ public struct LatencyPool: Sendable, Equatable {
         }
     }
 
-    private static func readFirst(_ bytes: [UInt8], _ offset: inout Int) -> Int64 {
+    private static func readFirst(_ bytes: UnsafeBufferPointer<UInt8>, _ offset: inout Int) -> Int64 {
         let zigzag = readVarint(bytes, &offset)
         return Int64(bitPattern: zigzag >> 1) ^ -Int64(bitPattern: zigzag & 1)
     }

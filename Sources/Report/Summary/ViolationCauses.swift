@@ -19,7 +19,7 @@ struct ViolationCauses {
         switch metric {
         case .key:
             if keys == nil {
-                keys = Self.firstByItem(observations.keys, \.index)
+                keys = Self.firstByItem(observations.keys) { $0.index }
                 var held: [Int: KillRecord] = [:]
                 for kill in observations.extensionRecords.kills {
                     for key in kill.keysHeld where held[key] == nil { held[key] = kill }
@@ -29,24 +29,27 @@ struct ViolationCauses {
             guard let key = keys![item] else { return "" }
             return MetricSamples.keyCause(key, kill: kills![item])
         case .suggestion:
-            if suggestions == nil { suggestions = Self.firstByItem(observations.suggestions.filter { $0.outcome == .shown }, \.keyIndex) }
+            if suggestions == nil { suggestions = Self.firstByItem(observations.suggestions.lazy.filter { $0.outcome == .shown }) { $0.keyIndex } }
             return suggestions![item].map(MetricSamples.suggestionCause) ?? ""
         case .localUnderline:
             return "local check and chip drawing queued behind other work"
         case .cloudConfirmation, .underlineVerdict:
             return "the cloud answered late (debounce wait plus round trip)"
         case .requestRoundTrip:
-            if requests == nil { requests = Self.firstByItem(observations.requests, \.id) }
+            if requests == nil { requests = Self.firstByItem(observations.requests) { $0.id } }
             return requests![item].map(MetricSamples.requestCause) ?? ""
         case .dictationTapToRecording, .dictationStopToText:
-            if dictations == nil { dictations = Self.firstByItem(observations.dictations, \.id) }
+            if dictations == nil { dictations = Self.firstByItem(observations.dictations) { $0.id } }
             return dictations![item].map { MetricSamples.dictationCause(metric, $0) } ?? ""
         }
     }
 
-    private static func firstByItem<S: Sequence>(_ records: S, _ item: KeyPath<S.Element, Int>) -> [Int: S.Element] {
+    private static func firstByItem<S: Sequence>(_ records: S, _ item: (S.Element) -> Int) -> [Int: S.Element] {
         var found: [Int: S.Element] = [:]
-        for record in records where found[record[keyPath: item]] == nil { found[record[keyPath: item]] = record }
+        for record in records {
+            let key = item(record)
+            if found[key] == nil { found[key] = record }
+        }
         return found
     }
 }

@@ -56,8 +56,14 @@ public enum DictionaryFile {
             let word = String(fields[0])
             guard !word.isEmpty else { throw reader.error("empty word", column: 1) }
             guard word.utf8.count <= wordLengthMax else { throw reader.error("word longer than \(wordLengthMax) bytes", column: 1) }
-            guard word == word.lowercased() else { throw reader.error("word '\(word)' is not lower-cased", column: 1) }
-            guard !word.contains(where: { $0.isWhitespace }) else { throw reader.error("word '\(word)' contains white space", column: 1) }
+            // ASCII words (nearly all) are checked byte by byte; others by Unicode's rules.
+            let ascii = word.utf8.allSatisfy { $0 < 0x80 }
+            guard ascii ? !word.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) : word == word.lowercased() else {
+                throw reader.error("word '\(word)' is not lower-cased", column: 1)
+            }
+            guard ascii ? !word.utf8.contains(where: { $0 == 0x20 || ($0 >= 0x09 && $0 <= 0x0D) }) : !word.contains(where: { $0.isWhitespace }) else {
+                throw reader.error("word '\(word)' contains white space", column: 1)
+            }
             let countColumn = fields[0].utf8.count + 2
             guard !fields[1].isEmpty, fields[1].utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let count = Int(fields[1]), count > 0 else {
                 throw reader.error("count '\(fields[1])' is not a positive integer", column: countColumn)

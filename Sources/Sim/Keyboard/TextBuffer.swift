@@ -60,6 +60,7 @@ public struct TextBuffer: Sendable, Equatable {
         guard !inserted.isEmpty else { return }
         guard isCursorAtEnd else { return splice(removingCharactersBeforeCursor: 0, inserting: inserted) }
         if inserted.utf8.count == 1, let byte = inserted.utf8.first, insertASCII(byte) { return }
+        if insertASCII(inserted) { return }
         // Appending can merge with the last cluster (a combining mark, a skin tone, a ZWJ
         // sequence): count the clusters of the joined tail, from the last cluster's start,
         // to know the true change.
@@ -101,6 +102,36 @@ public struct TextBuffer: Sendable, Equatable {
         version += 1
         lastEdit = TextEdit(atUTF8: offset, removedUTF8: 0, insertedUTF8: 1)
         cursorUTF8 = offset + 1
+        return true
+    }
+
+    /// Whether the text is empty or its last cluster is one byte: an ASCII byte after it
+    /// starts a cluster of its own, and the last character is white space exactly when its
+    /// byte is.
+    private var endsInOneByteCluster: Bool { utf8.isEmpty || lastClusterStart == utf8.count - 1 }
+
+    /// Appends ASCII text at the end in O(inserted) without Unicode tables, every byte a
+    /// cluster of its own: what the general path of `insert` does, character by character.
+    /// Returns `false`, changing nothing, when a byte is not ASCII or might join another
+    /// cluster: a CR (of a CR LF pair) in the text, or text after a cluster of more than one
+    /// byte, a non-ASCII byte or a CR.
+    private mutating func insertASCII(_ inserted: String) -> Bool {
+        guard isCursorAtEnd, endsInOneByteCluster, utf8.last.map({ $0 < 0x80 && $0 != 0x0D }) ?? true,
+              inserted.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) else { return false }
+        let offset = utf8.count
+        var previousIsSpace = utf8.last.map(Self.isASCIIWhitespace) ?? true
+        for (index, byte) in inserted.utf8.enumerated() {
+            let isSpace = Self.isASCIIWhitespace(byte)
+            if !isSpace && previousIsSpace { tokenStarts.append(offset + index) }
+            previousIsSpace = isSpace
+        }
+        utf8.append(contentsOf: inserted.utf8)
+        count += inserted.utf8.count
+        lastClusterStart = utf8.count - 1
+        dirtyFromUTF8 = min(dirtyFromUTF8, offset)
+        version += 1
+        lastEdit = TextEdit(atUTF8: offset, removedUTF8: 0, insertedUTF8: inserted.utf8.count)
+        cursorUTF8 = utf8.count
         return true
     }
 

@@ -28,16 +28,36 @@ public struct SHA256: Sendable {
         return hasher.finalizeHex()
     }
 
-    /// Feeds more bytes.
+    /// Feeds more bytes. Contiguous bytes (arrays, buffers, `String.UTF8View`) are hashed
+    /// 64 at a time straight from their storage; other sequences byte by byte.
     public mutating func update<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
-        for byte in bytes {
-            block[blockCount] = byte
-            blockCount += 1
-            totalBytes &+= 1
-            if blockCount == 64 {
-                compress()
-                blockCount = 0
-            }
+        let contiguous: Void? = bytes.withContiguousStorageIfAvailable { update(UnsafeRawBufferPointer($0)) }
+        guard contiguous == nil else { return }
+        for byte in bytes { withUnsafeBytes(of: byte) { update($0) } }
+    }
+
+    /// Feeds the bytes of `buffer`.
+    public mutating func update(_ buffer: UnsafeRawBufferPointer) {
+        guard let base = buffer.baseAddress, !buffer.isEmpty else { return }
+        totalBytes &+= UInt64(buffer.count)
+        var offset = 0
+        if blockCount > 0 {
+            let taken = Swift.min(64 - blockCount, buffer.count)
+            block.withUnsafeMutableBytes { $0.baseAddress!.advanced(by: blockCount).copyMemory(from: base, byteCount: taken) }
+            blockCount += taken
+            offset = taken
+            guard blockCount == 64 else { return }
+            block.withUnsafeBytes { compress($0.baseAddress!) }
+            blockCount = 0
+        }
+        while buffer.count - offset >= 64 {
+            compress(base.advanced(by: offset))
+            offset += 64
+        }
+        let rest = buffer.count - offset
+        if rest > 0 {
+            block.withUnsafeMutableBytes { $0.baseAddress!.copyMemory(from: base.advanced(by: offset), byteCount: rest) }
+            blockCount = rest
         }
     }
 
@@ -57,27 +77,33 @@ public struct SHA256: Sendable {
         return String(finalize().flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] })
     }
 
-    private mutating func compress() {
-        var w = [UInt32](repeating: 0, count: 64)
-        for i in 0..<16 {
-            w[i] = UInt32(block[4 * i]) << 24 | UInt32(block[4 * i + 1]) << 16 | UInt32(block[4 * i + 2]) << 8 | UInt32(block[4 * i + 3])
+    /// Compresses the 64 bytes at `chunk` into the state.
+    private mutating func compress(_ chunk: UnsafeRawPointer) {
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+            for i in 0..<16 {
+                let b = chunk.advanced(by: 4 * i)
+                w[i] = UInt32(b.load(as: UInt8.self)) << 24 | UInt32(b.load(fromByteOffset: 1, as: UInt8.self)) << 16
+                    | UInt32(b.load(fromByteOffset: 2, as: UInt8.self)) << 8 | UInt32(b.load(fromByteOffset: 3, as: UInt8.self))
+            }
+            for i in 16..<64 {
+                let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
+                let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
+                w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
+            }
+            Self.k.withUnsafeBufferPointer { k in
+                var (a, b, c, d, e, f, g, h) = state
+                for i in 0..<64 {
+                    let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
+                    let choice = (e & f) ^ (~e & g)
+                    let t1 = h &+ s1 &+ choice &+ k[i] &+ w[i]
+                    let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
+                    let majority = (a & b) ^ (a & c) ^ (b & c)
+                    let t2 = s0 &+ majority
+                    (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
+                }
+                state = (state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d, state.4 &+ e, state.5 &+ f, state.6 &+ g, state.7 &+ h)
+            }
         }
-        for i in 16..<64 {
-            let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
-            let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
-            w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-        }
-        var (a, b, c, d, e, f, g, h) = state
-        for i in 0..<64 {
-            let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
-            let choice = (e & f) ^ (~e & g)
-            let t1 = h &+ s1 &+ choice &+ Self.k[i] &+ w[i]
-            let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
-            let majority = (a & b) ^ (a & c) ^ (b & c)
-            let t2 = s0 &+ majority
-            (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
-        }
-        state = (state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d, state.4 &+ e, state.5 &+ f, state.6 &+ g, state.7 &+ h)
     }
 
     @inline(__always) private func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }

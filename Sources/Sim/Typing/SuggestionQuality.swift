@@ -51,8 +51,19 @@ struct SuggestionQuality {
         intendedWords = intendedText.map(Self.words(of:))
     }
 
-    private static func words(of text: String) -> [String] {
-        text.split(whereSeparator: \.isWhitespace).map { TextBuffer.word(in: $0, tokenStart: 0).text.lowercased() }
+    /// The words of texts seen, lower-cased (`words(of:)`).
+    private static let wordsMemo = TextMemo<[String]>(capacity: 4096)
+
+    /// The words of `text`, lower-cased: split at white space, leading and trailing
+    /// punctuation removed.
+    private static func words(of text: String) -> [String] { wordsMemo.value(for: text, splitWords) }
+
+    private static func splitWords(_ text: String) -> [String] {
+        // Split on ASCII white space without Unicode tables when the text is ASCII.
+        let tokens = text.utf8.allSatisfy { $0 < 0x80 }
+            ? text.utf8.split(whereSeparator: TextBuffer.isASCIIWhitespace).map { Substring($0) }
+            : text.split(whereSeparator: \.isWhitespace)
+        return tokens.map { TextBuffer.word(in: $0, tokenStart: 0).text.lowercased() }
     }
 
     /// The field changed: its words are scored against its bars now, and the new field's

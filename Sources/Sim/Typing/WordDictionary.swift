@@ -49,9 +49,12 @@ public struct WordDictionary: Sendable, Equatable {
     /// lower-cased (the file reader and the builder make sure); counts positive.
     /// The entries are ranked by count descending, then word ascending (by UTF-8 bytes).
     public init(entries: [(word: String, count: Int)], language: String = "") {
-        let ranked = entries.sorted { a, b in
-            a.count != b.count ? a.count > b.count : Array(a.word.utf8).lexicographicallyPrecedes(Array(b.word.utf8))
+        func ranksBefore(_ a: (word: String, count: Int), _ b: (word: String, count: Int)) -> Bool {
+            a.count != b.count ? a.count > b.count : a.word.utf8.lexicographicallyPrecedes(b.word.utf8)
         }
+        // Dictionary files hold their entries in rank order already: no sort to pay then.
+        let inOrder = zip(entries, entries.dropFirst()).allSatisfy { !ranksBefore($1, $0) }
+        let ranked = inOrder ? entries : entries.sorted(by: ranksBefore)
         words = ranked.map(\.word)
         counts = ranked.map(\.count)
         self.language = language

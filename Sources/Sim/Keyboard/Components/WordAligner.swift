@@ -61,22 +61,39 @@ struct WordAligner {
     /// Aligns against the words of `intendedText` (split at white space, leading and
     /// trailing punctuation removed, as typed words are).
     init(intendedText: String) {
-        // Split on ASCII white space without Unicode tables when the text is ASCII.
-        let words = intendedText.utf8.allSatisfy { $0 < 0x80 }
-            ? intendedText.utf8.split(whereSeparator: TextBuffer.isASCIIWhitespace).map { Substring($0) }
-            : intendedText.split(whereSeparator: \.isWhitespace)
-        intended = words.map { String(TextBuffer.word(in: $0, tokenStart: 0).text) }
-        var idOf: [String: Int32] = [:]
-        intendedIDs = intended.map { word in
-            if let id = idOf[word] { return id }
-            let id = Int32(idOf.count)
-            idOf[word] = id
-            return id
-        }
-        self.idOf = idOf
+        let words = Self.intendedMemo.value(for: intendedText, IntendedWords.init)
+        intended = words.intended
+        intendedIDs = words.ids
+        idOf = words.idOf
         let width = min(intended.count, Self.bandWidth)
         rows = [Row(low: 0, costs: (0...width).map(Int32.init), moves: [.none] + Array(repeating: .missing, count: width))]
     }
+
+    /// An intended text's words, numbered: what every aligner of the text starts from.
+    private struct IntendedWords: Sendable {
+        var intended: [String]
+        var ids: [Int32]
+        var idOf: [String: Int32]
+
+        init(_ text: String) {
+            // Split on ASCII white space without Unicode tables when the text is ASCII.
+            let words = text.utf8.allSatisfy { $0 < 0x80 }
+                ? text.utf8.split(whereSeparator: TextBuffer.isASCIIWhitespace).map { Substring($0) }
+                : text.split(whereSeparator: \.isWhitespace)
+            intended = words.map { String(TextBuffer.word(in: $0, tokenStart: 0).text) }
+            var idOf: [String: Int32] = [:]
+            ids = intended.map { word in
+                if let id = idOf[word] { return id }
+                let id = Int32(idOf.count)
+                idOf[word] = id
+                return id
+            }
+            self.idOf = idOf
+        }
+    }
+
+    /// The words of intended texts seen (every replication of a trace aligns against the same).
+    private static let intendedMemo = TextMemo<IntendedWords>(capacity: 4096)
 
     /// Typed words aligned so far.
     var alignedWordCount: Int { typed.count }
