@@ -107,6 +107,13 @@ final class TypingQualityTests: XCTestCase {
         for prefix in prefixes {
             let expected = Array(dictionary.words.filter { $0.utf8.starts(with: prefix.utf8) }.prefix(WordDictionary.barSize))
             XCTAssertEqual(dictionary.completions(of: prefix), expected, prefix)
+            // A node's subtree holds exactly the words its prefix starts.
+            let node = dictionary.node(forUTF8: prefix.utf8)
+            guard node != WordDictionary.none else { continue }
+            for rank in stride(from: 0, to: dictionary.count, by: 7) {
+                XCTAssertEqual(dictionary.isCompletion(rank: Int32(rank), of: node),
+                               dictionary.words[rank].utf8.starts(with: prefix.utf8), "\(dictionary.words[rank]) under \(prefix)")
+            }
         }
     }
 

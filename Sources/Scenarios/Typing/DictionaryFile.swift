@@ -48,7 +48,8 @@ public enum DictionaryFile {
                 continue
             }
             if text.isEmpty { continue }
-            let fields = text.split(separator: "\t", omittingEmptySubsequences: false)
+            // A tab is a grapheme cluster of its own: splitting the bytes splits the characters.
+            let fields = text.utf8.split(separator: 0x09, omittingEmptySubsequences: false).map { Substring($0) }
             guard fields.count == 2 else {
                 throw reader.error(fields.count < 2 ? "expected 'word<TAB>count', found no tab" : "expected 'word<TAB>count', found \(fields.count - 1) tabs",
                                    column: fields.count < 2 ? 1 : fields[0].utf8.count + fields[1].utf8.count + 2)

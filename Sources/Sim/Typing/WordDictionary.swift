@@ -59,53 +59,73 @@ public struct WordDictionary: Sendable, Equatable {
         counts = ranked.map(\.count)
         self.language = language
 
-        // A temporary trie with unordered children, renumbered in preorder below.
-        var children: [[(byte: UInt8, node: Int32)]] = [[]]
+        // The trie is built in depth-first preorder directly: words inserted in byte order
+        // create their nodes in preorder, each node's children in byte order.
+        let bytes = words.map { Array($0.utf8) }
+        let byBytes = bytes.indices.sorted { bytes[$0].lexicographicallyPrecedes(bytes[$1]) }
+        var parentOf: [Int32] = [-1]                    // by node
+        var byteOf: [UInt8] = [0]                       // by node: the byte of its incoming edge
         var terminal = [Int32](repeating: 0, count: words.count)
-        var tops: [[Int32]] = [[]]
-        for (rank, word) in words.enumerated() {
-            var node: Int32 = 0
-            if tops[0].count < Self.barSize { tops[0].append(Int32(rank)) }
-            for byte in word.utf8 {
-                if let next = children[Int(node)].first(where: { $0.byte == byte })?.node {
-                    node = next
-                } else {
-                    let next = Int32(children.count)
-                    children.append([])
-                    tops.append([])
-                    children[Int(node)].append((byte, next))
-                    node = next
-                }
-                // Ranks arrive in ascending order: the first three to pass a node are its top 3.
-                if tops[Int(node)].count < Self.barSize { tops[Int(node)].append(Int32(rank)) }
+        var path: [Int32] = [Self.root]                 // path[d]: the node of the last word's first d bytes
+        var previous: [UInt8] = []
+        for rank in byBytes {
+            let word = bytes[rank]
+            var shared = 0
+            while shared < min(word.count, previous.count) && word[shared] == previous[shared] { shared += 1 }
+            path.removeSubrange((shared + 1)...)
+            for depth in shared..<word.count {
+                let node = Int32(parentOf.count)
+                parentOf.append(path[depth])
+                byteOf.append(word[depth])
+                path.append(node)
             }
-            terminal[rank] = node
+            terminal[rank] = path[word.count]
+            previous = word
         }
-        // Preorder renumbering (iterative, edges in byte order).
-        let nodeCount = children.count
-        var order = [Int32](repeating: 0, count: nodeCount)   // old → new
-        var preorder: [Int32] = []                              // new → old
-        preorder.reserveCapacity(nodeCount)
-        var stack: [Int32] = [0]
-        while let old = stack.popLast() {
-            order[Int(old)] = Int32(preorder.count)
-            preorder.append(old)
-            for edge in children[Int(old)].sorted(by: { $0.byte > $1.byte }) { stack.append(edge.node) }
-        }
-        var firstEdge = [Int32](repeating: 0, count: nodeCount)
+        let nodeCount = parentOf.count
+        // Edges grouped by parent; a parent's children come in ascending node order, which is
+        // byte order.
         var edgeCount = [UInt16](repeating: 0, count: nodeCount)
-        var edgeBytes: [UInt8] = []
-        var edgeTargets: [Int32] = []
+        for node in 1..<nodeCount { edgeCount[Int(parentOf[node])] += 1 }
+        var firstEdge = [Int32](repeating: 0, count: nodeCount)
+        var edges: Int32 = 0
+        for node in 0..<nodeCount {
+            firstEdge[node] = edges
+            edges += Int32(edgeCount[node])
+        }
+        var edgeBytes = [UInt8](repeating: 0, count: Int(edges))
+        var edgeTargets = [Int32](repeating: 0, count: Int(edges))
+        var filled = [Int32](repeating: 0, count: nodeCount)
+        for node in 1..<nodeCount {
+            let parent = Int(parentOf[node])
+            let edge = Int(firstEdge[parent] + filled[parent])
+            filled[parent] += 1
+            edgeBytes[edge] = byteOf[node]
+            edgeTargets[edge] = Int32(node)
+        }
+        // The three smallest ranks in each node's subtree (its own word included), children
+        // before parents: a node's list is final when it is merged into its parent's.
+        var wordAt = [Int32](repeating: -1, count: nodeCount)
+        for (rank, node) in terminal.enumerated() { wordAt[Int(node)] = Int32(rank) }
         var topRanks = [Int32](repeating: -1, count: nodeCount * Self.barSize)
-        for (new, old) in preorder.enumerated() {
-            firstEdge[new] = Int32(edgeBytes.count)
-            let sorted = children[Int(old)].sorted { $0.byte < $1.byte }
-            edgeCount[new] = UInt16(sorted.count)
-            for edge in sorted {
-                edgeBytes.append(edge.byte)
-                edgeTargets.append(order[Int(edge.node)])
+        func insert(_ rank: Int32, into node: Int) {
+            let base = node * Self.barSize
+            var slot = Self.barSize - 1
+            guard topRanks[base + slot] < 0 || rank < topRanks[base + slot] else { return }
+            while slot > 0 && (topRanks[base + slot - 1] < 0 || rank < topRanks[base + slot - 1]) {
+                topRanks[base + slot] = topRanks[base + slot - 1]
+                slot -= 1
             }
-            for (slot, rank) in tops[Int(old)].enumerated() { topRanks[new * Self.barSize + slot] = rank }
+            topRanks[base + slot] = rank
+        }
+        for node in stride(from: nodeCount - 1, through: 0, by: -1) {
+            if wordAt[node] >= 0 { insert(wordAt[node], into: node) }
+            guard node > 0 else { continue }
+            for slot in 0..<Self.barSize {
+                let rank = topRanks[node * Self.barSize + slot]
+                guard rank >= 0 else { break }
+                insert(rank, into: Int(parentOf[node]))
+            }
         }
         // Subtree ends, children before parents: walk the preorder backwards.
         var subtreeEnd = [Int32](repeating: 0, count: nodeCount)
@@ -119,9 +139,7 @@ public struct WordDictionary: Sendable, Equatable {
         self.edgeTargets = edgeTargets
         self.subtreeEnd = subtreeEnd
         self.topRanks = topRanks
-        terminalOf = terminal.map { order[Int($0)] }
-        var wordAt = [Int32](repeating: -1, count: nodeCount)
-        for (rank, node) in terminalOf.enumerated() { wordAt[Int(node)] = Int32(rank) }
+        terminalOf = terminal
         self.wordAt = wordAt
         var denseRow = [Int32](repeating: -1, count: nodeCount)
         var denseTargets: [Int32] = []
