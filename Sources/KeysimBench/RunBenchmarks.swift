@@ -41,7 +41,7 @@ func runFigures() -> (keysPerSecond: Double, bytesPerKey: Double) {
         let (elapsed, keys) = runLikeTheCLI(scenario, reportPath: path)
         rates.append(Double(keys) / elapsed)
         let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        bytesPerKey = Double(bytes ?? 0) / Double(keys)
+        bytesPerKey = Double(bytes) / Double(keys)
     }
     return (median(rates), bytesPerKey)
 }

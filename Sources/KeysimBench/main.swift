@@ -267,12 +267,12 @@ func jobs2Speedup() -> Double {
     let scenario = benchScenario(replications: 20)
     let items = ScenarioRunner.workItems(replications: scenario.replications, traceCount: scenario.traces.count)
     func run(threads: Int) -> Double {
-        // Each trace hashed once a job, as `keysim run` does (`TraceKeys`).
-        let traceKeys = TraceKeys()
+        // Each trace hashed once a job, as `keysim run` does (`TraceCache`).
+        let traceCache = TraceCache()
         return seconds {
             var events = 0
             try! OrderedParallel.run(count: items.count, threads: threads, window: 4 * threads,
-                                     work: { try ScenarioRunner.runOne(scenario, item: items[$0], traceKeys: traceKeys) },
+                                     work: { try ScenarioRunner.runOne(scenario, item: items[$0], traceCache: traceCache) },
                                      consume: { _, result in events += result.summary.eventsProcessed })
             precondition(events > 0)
         }

@@ -44,14 +44,15 @@ public enum ScenarioRunner {
                            keepTasks: Bool = true) throws -> [RunResult] {
         precondition(jobs >= 1)
         let arena = RecordArena()
-        let traceKeys = TraceKeys(eventsMax: items.count > scenario.traces.count ? TraceKeys.eventsMaxForReplays : 0)
+        let traceCache = TraceCache(eventsMax: items.count > scenario.traces.count ? TraceCache.eventsMaxForReplays : 0)
         let slots = ResultSlots(count: items.count)
         let workers = min(jobs, max(items.count, 1))
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while let index = slots.claim() {
                 let item = items[index]
                 do {
-                    slots.store(.success(try runOne(scenario, item: item, keepTasks: keepTasks, arena: arena, traceKeys: traceKeys)), at: index)
+                    let result = try runOne(scenario, item: item, keepTasks: keepTasks, arena: arena, traceCache: traceCache)
+                    slots.store(.success(result), at: index)
                 } catch {
                     slots.store(.failure(error), at: index)
                 }
@@ -62,14 +63,14 @@ public enum ScenarioRunner {
 
     /// Runs one work item on the calling thread; its record lists take their blocks from
     /// `arena` (the caller's, shared by the items it runs) when given, and its trace's key
-    /// from `traceKeys` (the caller's, so that each trace is hashed once, not once per
-    /// replication).
+    /// from `traceCache` (the caller's, so that each trace is hashed — and, when the cache
+    /// keeps events, read — once, not once per replication).
     public static func runOne(_ scenario: Scenario, item: WorkItem, keepTasks: Bool = true,
-                              arena: RecordArena? = nil, traceKeys: TraceKeys? = nil) throws -> RunResult {
+                              arena: RecordArena? = nil, traceCache: TraceCache? = nil) throws -> RunResult {
         let started = DispatchTime.now().uptimeNanoseconds
         let path = scenario.traces[item.traceIndex]
         var sink = ObservationBuffer(keepsTasks: keepTasks, arena: arena)
-        let key = try traceKeys?.key(path) ?? traceKey(path)
+        let key = try traceCache?.key(path) ?? traceKey(path)
         func simulate<Source: TraceEventSource>(_ source: inout Source, header: TraceHeader?) throws -> ReplicationSummary {
             var simulation = KeyboardSimulation(config: scenario.keyboard, seed: scenario.seed, replication: item.replication,
                                                 traceKey: key, header: header)
@@ -80,16 +81,16 @@ public enum ScenarioRunner {
             }
         }
         let summary: ReplicationSummary
-        if let kept = traceKeys?.events(path) {
+        if let kept = traceCache?.events(path) {
             var source = ArrayTraceSource(kept.events)
             summary = try simulate(&source, header: kept.header)
         } else {
             let reader = try TraceFileReader(path: path)
             let header = reader.header
-            if let traceKeys, traceKeys.keepsEvents {
-                var source = RecordingSource(DictationAudioResolver(reader), limit: TraceKeys.eventsMaxForReplays)
+            if let traceCache, traceCache.keepsEvents {
+                var source = RecordingSource(DictationAudioResolver(reader), limit: TraceCache.eventsMaxForReplays)
                 summary = try simulate(&source, header: header)
-                if source.ended && !source.overflowed { traceKeys.keep(path, header: header, events: source.events) }
+                if source.ended && !source.overflowed { traceCache.keep(path, header: header, events: source.events) }
             } else {
                 var source = DictationAudioResolver(reader)
                 summary = try simulate(&source, header: header)
@@ -126,7 +127,7 @@ extension ScenarioRunner {
 /// A job reads its traces as they are when it starts them. Events are kept only for
 /// traces that end cleanly and only up to `eventsMax` events over all traces: a long
 /// recording streams from its file in every replication, in flat memory.
-public final class TraceKeys: @unchecked Sendable {
+public final class TraceCache: @unchecked Sendable {
     private let lock = NSLock()
     private var keys: [String: String] = [:]
     private var events: [String: (header: TraceHeader, events: [TraceEvent])] = [:]
@@ -134,13 +135,13 @@ public final class TraceKeys: @unchecked Sendable {
     /// The most events held over all traces (about 64 bytes each, plus their text).
     private let eventsMax: Int
 
-    /// An empty set of keys that keeps no events.
+    /// An empty cache that keeps no events.
     public convenience init() { self.init(eventsMax: 0) }
 
-    /// An empty set of keys keeping up to `eventsMax` events of the traces replayed.
+    /// An empty cache keeping up to `eventsMax` events of the traces replayed.
     public init(eventsMax: Int) { self.eventsMax = eventsMax }
 
-    /// The most events `TraceKeys` keeps for a job that replays its traces repeatedly:
+    /// The most events a job that replays its traces repeatedly keeps:
     /// about 16 MB, hours of typing.
     public static let eventsMaxForReplays = 200_000
 
@@ -165,7 +166,7 @@ public final class TraceKeys: @unchecked Sendable {
         return events[path]
     }
 
-    /// Whether events of a trace of `count` events more would still be kept.
+    /// Whether there is room left to keep the events of another trace.
     var keepsEvents: Bool {
         lock.lock()
         defer { lock.unlock() }

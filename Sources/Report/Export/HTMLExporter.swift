@@ -84,10 +84,11 @@ public enum HTMLExporter {
                     """))
         }
         // Groups: each batch (at most a chart's worth), or the selected run.
+        // Each group's filter is SQL over `runs r`, which both the rows and the histograms join.
         var groups: [(label: String, filter: String, batchID: Int64)] = []
         if let runID = options.runID {
             let batch = try db.query("SELECT batch_id FROM runs WHERE run_id = ?", [.integer(runID)])[0][0].integerValue
-            groups = [("run \(runID)", "t.run_id = \(runID)", batch)]
+            groups = [("run \(runID)", "r.run_id = \(runID)", batch)]
         } else {
             let hasLabels = try db.relationExists("job_batches")
             let label = hasLabels ? "COALESCE((SELECT label FROM job_batches j WHERE j.batch_id = b.batch_id), b.policy, '')" : "COALESCE(b.policy, '')"
@@ -113,7 +114,7 @@ public enum HTMLExporter {
                     WHERE \(group.filter) AND \(item.condition) AND t.\(item.column) IS NOT NULL ORDER BY t.\(item.column)
                     """).forEachRow { values.append(Double($0.int64(at: 0)) / 1e6) }
                 if values.isEmpty, let metric = item.metric {
-                    values = try histogramValuesMs(db, metric: metric, runFilter: group.filter.replacingOccurrences(of: "t.", with: "r."))
+                    values = try histogramValuesMs(db, metric: metric, runFilter: group.filter)
                     if !values.isEmpty { fromHistograms = true }
                 }
                 if !values.isEmpty { samples.append((group.label, values)) }

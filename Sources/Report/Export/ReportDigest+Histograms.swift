@@ -100,8 +100,8 @@ extension ReportDigest {
     /// rows of: from `runs.requests`, the runs' metrics and their round-trip histograms.
     /// Keyed by the row's first cell (the batch or run id).
     static func requestRowsFromRuns(_ db: Database, label: String, runID: Int64?) throws -> [String: [String]] {
-        let groups = runID.map { try? db.query("SELECT run_id, '', '' FROM runs WHERE run_id = ?", [.integer($0)]) } ?? nil
-        let rows = try groups ?? db.query("SELECT b.batch_id, b.scenario_name, \(label) FROM batches b ORDER BY b.batch_id")
+        let rows = try runID.map { try db.query("SELECT run_id, '', '' FROM runs WHERE run_id = ?", [.integer($0)]) }
+            ?? db.query("SELECT b.batch_id, b.scenario_name, \(label) FROM batches b ORDER BY b.batch_id")
         var result: [String: [String]] = [:]
         for group in rows {
             let id = group[0].integerValue
@@ -110,7 +110,7 @@ extension ReportDigest {
             let totals = try db.query("""
                 SELECT COUNT(*), SUM(r.requests), SUM(r.words),
                        SUM(COALESCE((SELECT m.value FROM run_metrics m WHERE m.run_id = r.run_id AND m.metric = ?), 0) * r.words / 100.0),
-                       (SELECT COUNT(*) FROM requests q JOIN runs rr USING (run_id) WHERE \(filter.replacingOccurrences(of: "r.", with: "rr."))),
+                       (SELECT COUNT(*) FROM requests q WHERE q.run_id IN (SELECT r.run_id FROM runs r WHERE \(filter))),
                        SUM((SELECT m.value FROM run_metrics m WHERE m.run_id = r.run_id AND m.metric = ?) * r.requests)
                 FROM runs r WHERE \(filter)
                 """, [.text(RunMetric.charactersSentPer100Words.name), .text(RunMetric.requestRoundTripMeanMs.name)])[0]
@@ -140,8 +140,8 @@ extension ReportDigest {
         let filter = runID.map { "r.run_id = \($0)" }
             ?? "NOT EXISTS (SELECT 1 FROM budget_violations v JOIN runs rv USING (run_id) WHERE rv.batch_id = r.batch_id)"
         let rows = try db.query("""
-            SELECT r.batch_id, \(label.replacingOccurrences(of: "b.", with: "bb.")), g.metric, SUM(g.over), MAX(g.limit_ns)
-            FROM budgets g JOIN runs r USING (run_id) JOIN batches bb ON bb.batch_id = r.batch_id
+            SELECT r.batch_id, \(label), g.metric, SUM(g.over), MAX(g.limit_ns)
+            FROM budgets g JOIN runs r USING (run_id) JOIN batches b ON b.batch_id = r.batch_id
             WHERE \(filter) GROUP BY r.batch_id, g.metric HAVING SUM(g.over) > 0 ORDER BY r.batch_id, g.metric
             """)
         return try rows.map { row in

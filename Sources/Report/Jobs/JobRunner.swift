@@ -47,7 +47,7 @@ public enum JobRunner {
         // blocks to the next one a worker starts.
         let arena = RecordArena()
         // Traces replayed more than once are read from their files once.
-        let traceKeys = TraceKeys(eventsMax: replications.values.contains { $0 > 1 } ? TraceKeys.eventsMaxForReplays : 0)
+        let traceCache = TraceCache(eventsMax: replications.values.contains { $0 > 1 } ? TraceCache.eventsMaxForReplays : 0)
         // The writer is the critical path: workers run up to 8 runs a thread ahead of it, and
         // when they and the writer outnumber the cores they take a lower priority, so the
         // writer is not the one the kernel makes wait (`OrderedParallel`, `workerNice`).
@@ -64,7 +64,7 @@ public enum JobRunner {
                     let result = try ScenarioRunner.runOne(scenario, item: item,
                                                            keepTasks: level.keepsTasks(replication: item.replication,
                                                                                        traceIndex: item.traceIndex),
-                                                           arena: arena, traceKeys: traceKeys)
+                                                           arena: arena, traceCache: traceCache)
                     let metrics = RunMetric.all.map { $0.value(for: result, budgets: scenario.keyboard.budgets) }
                     let sorted = BatchSummary.Builder.sortedLatencies(of: result)
                     let derived = RunDerivedRows(result, budgets: scenario.keyboard.budgets, sortedLatencies: sorted,
@@ -104,8 +104,8 @@ public enum JobRunner {
     /// never fewer than one a thread.
     static func runWindow(_ job: Job, threads: Int) -> Int {
         let largest = Set(job.batches.flatMap(\.scenario.traces)).map { path -> Int in
-            let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-            return path.hasSuffix(".zst") ? 8 * (bytes ?? 0) : (bytes ?? 0)
+            let bytes = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
+            return path.hasSuffix(".zst") ? 8 * bytes : bytes
         }.max() ?? 0
         let runBytes = max(1, 10 * largest)
         return max(threads, min(8 * threads, (256 << 20) / runBytes))

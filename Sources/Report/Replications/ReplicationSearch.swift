@@ -83,11 +83,11 @@ public enum ReplicationSearch {
         // Each run's metrics, computed from its records as `keysim run` computes them: the same
         // values to the bit as the SQL over its rows, with no report to write.
         let frozen = scenario
-        let traceKeys = TraceKeys(eventsMax: replications.count > 1 ? TraceKeys.eventsMaxForReplays : 0)
+        let traceCache = TraceCache(eventsMax: replications.count > 1 ? TraceCache.eventsMaxForReplays : 0)
         var measured: [String: [Int: Double]] = [:]
         try OrderedParallel.run(count: items.count, threads: threads, window: max(4 * threads, 16),
                                 work: { k in
-                                    let result = try ScenarioRunner.runOne(frozen, item: items[k], traceKeys: traceKeys)
+                                    let result = try ScenarioRunner.runOne(frozen, item: items[k], traceCache: traceCache)
                                     return RunMetric.all.map { $0.value(for: result, budgets: frozen.keyboard.budgets) }
                                 },
                                 consume: { k, values in

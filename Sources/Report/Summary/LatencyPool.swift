@@ -43,29 +43,8 @@ public struct LatencyPool: Sendable, Equatable {
     public func sortedValues() -> [Int64] {
         var values: [Int64] = []
         values.reserveCapacity(count)
-        forEachSorted { values.append($0) }
-        return values
-    }
-
-    /// Calls `body` with every sample in ascending order: a k-way merge of the runs.
-    /// - Complexity: O(n log r) for n samples in r runs.
-    public func forEachSorted(_ body: (Int64) -> Void) {
-        bytes.withUnsafeBufferPointer { bytes in
-            var cursors = runs.map { Cursor(offset: $0.start, remaining: $0.count, value: 0) }
-            var heap: [(value: Int64, run: Int)] = []
-            heap.reserveCapacity(cursors.count)
-            for run in cursors.indices {
-                cursors[run].value = Self.readFirst(bytes, &cursors[run].offset)
-                Self.push((cursors[run].value, run), into: &heap)
-            }
-            while let (value, run) = Self.pop(from: &heap) {
-                body(value)
-                cursors[run].remaining -= 1
-                guard cursors[run].remaining > 0 else { continue }
-                cursors[run].value += Int64(bitPattern: Self.readVarint(bytes, &cursors[run].offset))
-                Self.push((cursors[run].value, run), into: &heap)
-            }
-        }
+        forEachRun { values.append($0) }
+        return RadixSort.sorted(values)
     }
 
     /// The summary of the pooled latencies in milliseconds: the nearest-rank percentiles,
@@ -153,12 +132,6 @@ public struct LatencyPool: Sendable, Equatable {
         }
     }
 
-    private struct Cursor {
-        var offset: Int
-        var remaining: Int
-        var value: Int64
-    }
-
     private static func appendVarint(_ value: UInt64, to bytes: inout [UInt8]) {
         var v = value
         while v >= 0x80 {
@@ -183,38 +156,5 @@ public struct LatencyPool: Sendable, Equatable {
     private static func readFirst(_ bytes: UnsafeBufferPointer<UInt8>, _ offset: inout Int) -> Int64 {
         let zigzag = readVarint(bytes, &offset)
         return Int64(bitPattern: zigzag >> 1) ^ -Int64(bitPattern: zigzag & 1)
-    }
-
-    // A binary min-heap on (value, run): ties go to the earlier run, so the order is total.
-    private static func less(_ a: (value: Int64, run: Int), _ b: (value: Int64, run: Int)) -> Bool {
-        a.value != b.value ? a.value < b.value : a.run < b.run
-    }
-
-    private static func push(_ element: (value: Int64, run: Int), into heap: inout [(value: Int64, run: Int)]) {
-        heap.append(element)
-        var child = heap.count - 1
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard less(heap[child], heap[parent]) else { break }
-            heap.swapAt(child, parent)
-            child = parent
-        }
-    }
-
-    private static func pop(from heap: inout [(value: Int64, run: Int)]) -> (value: Int64, run: Int)? {
-        guard let top = heap.first else { return nil }
-        let last = heap.removeLast()
-        guard !heap.isEmpty else { return top }
-        heap[0] = last
-        var parent = 0
-        while true {
-            let left = 2 * parent + 1, right = left + 1
-            var smallest = parent
-            if left < heap.count && less(heap[left], heap[smallest]) { smallest = left }
-            if right < heap.count && less(heap[right], heap[smallest]) { smallest = right }
-            guard smallest != parent else { return top }
-            heap.swapAt(parent, smallest)
-            parent = smallest
-        }
     }
 }

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The modelled content of a language file, so that checking a download's SHA-256 is a real
 /// computation over the bytes on disk rather than a flag.
 ///
@@ -19,22 +17,18 @@ public enum LanguageFileContent {
     /// - Complexity: O(bytes / blockBytes)
     public static func digest(language: String, bytes: Int) -> String {
         precondition(bytes >= 0, "a file holds no negative number of bytes")
-        let key = DigestKey(language: language, bytes: bytes)
-        if let known = digests.withLock({ $0[key] }) { return known }
-        let digest = computeDigest(language: language, bytes: bytes)
-        digests.withLock { $0[key] = digest }
-        return digest
+        return digests.value(for: DigestKey(language: language, bytes: bytes)) { computeDigest(language: $0.language, bytes: $0.bytes) }
     }
 
     /// What `digest` is a function of.
-    private struct DigestKey: Hashable {
+    private struct DigestKey: Hashable, Sendable {
         var language: String
         var bytes: Int
     }
 
     /// Digests already computed: every replication verifies the same files, and a digest
     /// depends on nothing else. A process models a handful of languages and sizes.
-    private static let digests = Mutex<[DigestKey: String]>([:])
+    private static let digests = Memo<DigestKey, String>(capacity: 256)
 
     private static func computeDigest(language: String, bytes: Int) -> String {
         let base = RandomStream.fnv1a64("language-file/\(language)")

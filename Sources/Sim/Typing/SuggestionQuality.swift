@@ -52,7 +52,7 @@ struct SuggestionQuality {
     }
 
     /// The words of texts seen, lower-cased (`words(of:)`).
-    private static let wordsMemo = TextMemo<[String]>(capacity: 4096)
+    private static let wordsMemo = Memo<String, [String]>(capacity: 4096)
 
     /// The words of `text`, lower-cased: split at white space, leading and trailing
     /// punctuation removed.

@@ -93,7 +93,7 @@ struct WordAligner {
     }
 
     /// The words of intended texts seen (every replication of a trace aligns against the same).
-    private static let intendedMemo = TextMemo<IntendedWords>(capacity: 4096)
+    private static let intendedMemo = Memo<String, IntendedWords>(capacity: 4096)
 
     /// Typed words aligned so far.
     var alignedWordCount: Int { typed.count }
