@@ -134,9 +134,20 @@ struct StreamedRun: Sendable {
     var derived: RunDerivedRows
 }
 
-/// Writes `run_metrics`: the catalog of metrics, and each run's values as computed in the
-/// process from its records.
-enum RunMetricWriter {
+/// Writes `run_metrics` — the catalog of metrics, and each run's values as computed in the
+/// process from its records — and each run's `job_runs` row, through statements prepared
+/// once a batch.
+struct RunMetricWriter {
+    private let jobRun: Statement
+    private var metricRows: BulkInsert
+    /// The metrics' names, bound without copies.
+    private static let names = StaticTexts(RunMetric.all.map(\.name))
+
+    init(_ database: Database) throws {
+        jobRun = try database.prepare("INSERT INTO job_runs (run_id, job_id, work_item) VALUES (?, ?, ?)")
+        metricRows = try BulkInsert(database, table: "run_metrics", columns: ["run_id", "metric", "value"])
+    }
+
     /// Writes (or refreshes) the `metrics` catalog.
     static func writeCatalog(_ database: Database) throws {
         let catalog = try database.prepare(
@@ -147,13 +158,19 @@ enum RunMetricWriter {
         }
     }
 
-    /// Writes one run's metric values (`RunMetric.all` order; nil values are left out).
-    static func write(_ database: Database, runID: Int64, values: [Double?]) throws {
+    /// Writes run `runID`'s `job_runs` row (work item `position` of job `jobID`) and its
+    /// metric values (`RunMetric.all` order; nil values are left out).
+    mutating func write(runID: Int64, jobID: Int64, position: Int, values: [Double?]) throws {
         precondition(values.count == RunMetric.all.count, "one value per metric")
-        let insert = try database.prepare("INSERT INTO run_metrics (run_id, metric, value) VALUES (?, ?, ?)")
-        for (metric, value) in zip(RunMetric.all, values) {
+        try jobRun.execute([.integer(runID), .integer(jobID), .integer(Int64(position))])
+        try metricRows.begin(rows: values.count { $0 != nil })
+        for (ordinal, value) in values.enumerated() {
             guard let value else { continue }
-            try insert.execute([.integer(runID), .text(metric.name), .real(value)])
+            try metricRows.add(runID)
+            try metricRows.add(Self.names, ordinal)
+            try metricRows.add(value)
+            try metricRows.endRow()
         }
+        try metricRows.finish()
     }
 }

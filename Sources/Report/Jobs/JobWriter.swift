@@ -21,8 +21,9 @@ struct JobWriter {
     private(set) var jobID: Int64?
     /// The job's row id as of the last committed batch (nil before the first commit).
     private var committedJobID: Int64?
-    /// The batch being written: its index, row id, row writer, description and start.
-    private var open: (batch: Int, batchID: Int64, rows: RunRowWriter, info: BatchInfo, started: UInt64)?
+    /// The batch being written: its index, row id, row writers, description and start.
+    private var open: (batch: Int, batchID: Int64, rows: RunRowWriter, metrics: RunMetricWriter, info: BatchInfo,
+                       started: UInt64)?
 
     init(job: Job, shard: Shard, reportPath: String, busyTimeoutMs: Int) {
         self.job = job
@@ -46,7 +47,8 @@ struct JobWriter {
             try database.prepare("INSERT INTO job_batches (batch_id, job_id, batch_index, label, settings) VALUES (?, ?, ?, ?, ?)")
                 .execute([.integer(batchID), .integer(id), .integer(Int64(batch)), .text(spec.label), .text(spec.settingsJSON)])
             try RunMetricWriter.writeCatalog(database)
-            writer.open = (batch, batchID, try RunRowWriter(database), info, DispatchTime.now().uptimeNanoseconds)
+            writer.open = (batch, batchID, try RunRowWriter(database), try RunMetricWriter(database), info,
+                           DispatchTime.now().uptimeNanoseconds)
         }
     }
 
@@ -56,10 +58,8 @@ struct JobWriter {
             guard var open = writer.open, let jobID = writer.jobID else { preconditionFailure("a run outside a batch") }
             let runID = try open.rows.write(run.result, batchID: open.batchID, batch: open.info, detail: run.detail,
                                             derived: run.derived)
+            try open.metrics.write(runID: runID, jobID: jobID, position: position, values: run.metrics)
             writer.open = open
-            try database.prepare("INSERT INTO job_runs (run_id, job_id, work_item) VALUES (?, ?, ?)")
-                .execute([.integer(runID), .integer(jobID), .integer(Int64(position))])
-            try RunMetricWriter.write(database, runID: runID, values: run.metrics)
         }
     }
 

@@ -6,7 +6,7 @@ import Sim
 struct RunRowWriter {
     let database: Database
     let run: Statement
-    let thread: Statement
+    var threadRows: BulkInsert
     var keyRows: BulkInsert
     var underlineRows: BulkInsert
     var requestRows: BulkInsert
@@ -15,7 +15,7 @@ struct RunRowWriter {
     let executor: Statement
     var touchRows: BulkInsert
     var wordRows: BulkInsert
-    let histogram: Statement
+    var histogramRows: BulkInsert
     let budget: Statement
     let violation: Statement
     let dictation: Statement
@@ -31,7 +31,7 @@ struct RunRowWriter {
                                   "scenario_hash", "traces_hash", "keysim_version", "sim_end_ns", "events", "edits", "requests",
                                   "words", "characters", "checks_of_vanished_words", "acceptances_without_chip",
                                   "acceptances_without_fix", "error_words_finished", "wall_seconds"])
-        thread = try insert("threads", ["run_id", "thread", "busy_ns"])
+        threadRows = try BulkInsert(database, table: "threads", columns: ["run_id", "thread", "busy_ns"])
         // The two tables with a row per key or task go through multi-row inserts.
         // Compact rows behind the views `keys`, `suggestions` and `tasks` (ReportSchema+Compact).
         keyRows = try BulkInsert(database, table: "key_rows", columns: Self.keyRowColumns)
@@ -44,7 +44,7 @@ struct RunRowWriter {
         executor = try insert("task_executors", ["run_id", "code", "name"])
         touchRows = try BulkInsert(database, table: "touches", columns: Self.touchColumns)
         wordRows = try BulkInsert(database, table: "words", columns: Self.wordColumns)
-        histogram = try insert("latency_histograms", ["run_id", "metric_code", "buckets"])
+        histogramRows = try BulkInsert(database, table: "latency_histograms", columns: ["run_id", "metric_code", "buckets"])
         budget = try insert("budgets", ["run_id", "metric", "limit_ns", "allowed_share", "count", "over"])
         dictation = try insert("dictations", ["run_id", "dictation_id", "session_id", "tap_ns", "cold_start", "cold_start_cost_ns",
                                               "recording_start_ns", "capture_start_ns", "speech_start_ns", "speech_end_ns",
@@ -79,9 +79,14 @@ struct RunRowWriter {
         let observations = result.observations
         let keepsItems = detail.keepsItems
         let keepsTasks = detail.keepsTasks(replication: result.item.replication, traceIndex: result.item.traceIndex)
+        try threadRows.begin(rows: summary.threadBusy.count)
         for busy in summary.threadBusy {
-            try thread.execute([.integer(runID), .text(busy.name), .integer(busy.busy.nanoseconds)])
+            try threadRows.add(runID)
+            try threadRows.add(busy.name)
+            try threadRows.add(busy.busy.nanoseconds)
+            try threadRows.endRow()
         }
+        try threadRows.finish()
         if keepsItems { try writeKeyRows(keys: observations.keys, suggestions: observations.suggestions, runID: runID) }
         if keepsItems {
             try writeUnderlines(observations.underlines, runID: runID)
@@ -148,9 +153,14 @@ struct RunRowWriter {
             try budget.execute([.integer(runID), .text(b.budget.metric.rawValue), .integer(b.budget.limit.nanoseconds),
                                 .real(b.budget.allowedShare), .integer(Int64(b.count)), .integer(Int64(b.over))])
         }
+        try histogramRows.begin(rows: derived.histograms.count)
         for (code, buckets) in derived.histograms.enumerated() {
-            try histogram.execute([.integer(runID), .integer(Int64(code)), .text(buckets)])
+            try histogramRows.add(runID)
+            try histogramRows.add(code)
+            try histogramRows.add(buckets)
+            try histogramRows.endRow()
         }
+        try histogramRows.finish()
         return runID
     }
 
