@@ -2,17 +2,19 @@ import Report
 import Scenarios
 
 extension FuzzHarness {
-    /// Any bytes as `--set` arguments, one a line (the first hundred): each read as `PATH=VALUE`
-    /// (`run`) and as `PATH=VALUES` (`sweep`); a range gives at most `valuesMax` values, all
-    /// finite; the parameters make a grid, and its first and last points are loaded over a
-    /// small scenario with and without a policy. Every step returns a value or its own
-    /// error — a range near the largest double included — and never traps.
+    /// Any bytes as `--set` arguments, one a line (the first hundred): each read as
+    /// `PATH=VALUE` (`run`; the first four are also loaded) and as `PATH=VALUES` (`sweep`); a
+    /// range gives at most `valuesMax` values, all finite; the parameters make a grid, and
+    /// its first and last points are loaded over a small scenario with and without a policy.
+    /// Every step returns a value or its own error — a range near the largest double
+    /// included — and never traps.
     public static func sweepSet(_ raw: UnsafeRawBufferPointer) {
         let text = String(decoding: raw, as: UTF8.self)
         var parameters: [SweepParameter] = []
-        for line in text.split(separator: "\n").prefix(100) {
+        for (index, line) in text.split(separator: "\n").prefix(100).enumerated() {
             let spec = String(line)
-            if let override = try? ScenarioLoader.Override.parse(spec) { load([override]) }
+            // Loading is what costs: the first few lines as run's --set, the grid's ends below.
+            if index < 4, let override = try? ScenarioLoader.Override.parse(spec) { load([override]) }
             guard let parameter = try? SweepParameter.parse(spec) else { continue }
             precondition((1...SweepParameter.valuesMax).contains(parameter.values.count), "\(parameter.values.count) values")
             for value in parameter.values {

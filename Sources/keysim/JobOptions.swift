@@ -73,11 +73,10 @@ struct JobOptions {
                   busyTimeoutMs: JobReport.busyTimeoutMs(environment: ProcessInfo.processInfo.environment))
     }
 
-    /// Runs `job` into `report` as `keysim <command>` does: checks the report file before any
-    /// work, shows progress on standard error (after `progressDelaySeconds`), keeps
-    /// `detail` (nil: each scenario's).
+    /// Runs `job` into `report` as `keysim <command>` does: the report file is checked before
+    /// any work (`JobReport.run`), progress shows on standard error (after
+    /// `progressDelaySeconds`), and `detail` is kept (nil: each scenario's).
     func run(_ job: Job, command: String, shard: Shard, report: JobReport, progressDelaySeconds: Double = 0) throws -> JobOutcome {
-        try report.preflight()
         let progress = Progress(label: "keysim \(command)", delaySeconds: progressDelaySeconds)
         let outcome = try report.run(job, shard: shard, threads: threads, detail: detail, progress: progress.update)
         progress.finish()

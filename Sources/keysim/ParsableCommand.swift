@@ -5,11 +5,15 @@
 ///
 ///     struct HelloCommand: ParsableCommand {
 ///         var name = "world"
-///         static let configuration = CommandConfiguration<Self>(
-///             name: "hello", abstract: "Say hello.", usage: "hello [--name NAME]",
-///             options: [.option("name", \.name, value: "NAME", help: "Whom to greet.", .string)])
+///         static var configuration: CommandConfiguration<Self> {
+///             CommandConfiguration(name: "hello", abstract: "Say hello.", usage: "hello [--name NAME]",
+///                                  options: [.option("name", \.name, value: "NAME", help: "Whom to greet.", .string)])
+///         }
 ///         func run() throws -> Int32 { print("hello \(name)"); return 0 }
 ///     }
+///
+/// (A computed `configuration`: its key paths and parsers are not `Sendable`, so it cannot
+/// be a stored static.)
 protocol ParsableCommand {
     /// The name, the help texts, the arguments and the options.
     static var configuration: CommandConfiguration<Self> { get }

@@ -52,56 +52,40 @@ extension ValueParser where Value == ReplicationCount {
     }
 }
 
+extension ValueParser {
+    /// The parser of a type that parses itself, with its error's message as the option's.
+    static func parsing<Failure: Error>(_ parse: @escaping (String) throws(Failure) -> Value,
+                                        message: @escaping (Failure, _ name: String) -> String) -> Self {
+        Self { text, name throws(ValueError) in
+            do throws(Failure) {
+                return try parse(text)
+            } catch {
+                throw ValueError(message(error, name))
+            }
+        }
+    }
+}
+
 extension ValueParser where Value == PrecisionTarget {
     /// A share of the mean (`5%`) or an amount in a metric's unit (`0.2ms`).
     static var precision: Self {
-        Self { text, name throws(ValueError) in
-            do throws(PrecisionTargetError) {
-                return try PrecisionTarget.parse(text)
-            } catch {
-                throw ValueError(error.message.replacingOccurrences(of: "--precision", with: "--\(name)"))
-            }
-        }
+        .parsing(PrecisionTarget.parse) { error, name in error.message.replacingOccurrences(of: "--precision", with: "--\(name)") }
     }
 }
 
 extension ValueParser where Value == Shard {
     /// `K/N`.
-    static var shard: Self {
-        Self { text, _ throws(ValueError) in
-            do throws(ShardError) {
-                return try Shard.parse(text)
-            } catch {
-                throw ValueError(error.message)
-            }
-        }
-    }
+    static var shard: Self { .parsing(Shard.parse) { error, _ in error.message } }
 }
 
 extension ValueParser where Value == ScenarioLoader.Override {
     /// `PATH=VALUE`.
-    static var override: Self {
-        Self { text, _ throws(ValueError) in
-            do throws(OverrideSyntaxError) {
-                return try ScenarioLoader.Override.parse(text)
-            } catch {
-                throw ValueError(error.message)
-            }
-        }
-    }
+    static var override: Self { .parsing(ScenarioLoader.Override.parse) { error, _ in error.message } }
 }
 
 extension ValueParser where Value == SweepParameter {
     /// `PATH=VALUES`: a range, a list or one value.
-    static var sweepParameter: Self {
-        Self { text, _ throws(ValueError) in
-            do throws(SweepGridError) {
-                return try SweepParameter.parse(text)
-            } catch {
-                throw ValueError(error.message)
-            }
-        }
-    }
+    static var sweepParameter: Self { .parsing(SweepParameter.parse) { error, _ in error.message } }
 }
 
 extension ValueParser where Value == TypistChoice {
