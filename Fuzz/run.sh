@@ -8,10 +8,11 @@ cd "$(dirname "$0")/.."
 SWIFT=${SWIFT:-swift}
 seconds=${FUZZ_SECONDS:-30}
 build=.build/fuzz
-targets=(${FUZZ_TARGETS:-FuzzJSON5 FuzzTraceLine FuzzZstd FuzzWAV FuzzScenario})
+targets=(${FUZZ_TARGETS:-FuzzJSON5 FuzzTraceLine FuzzZstd FuzzWAV FuzzScenario FuzzSweepSet})
 
 # Seeds from the bundled files, small enough for thousands of runs a second: scenarios
-# whole, traces as their first 40 lines (and, compressed, for the zstd reader), clips whole.
+# whole, traces as their first 40 lines (and, compressed, for the zstd reader), clips whole,
+# and a sweep's --set arguments.
 seed() {
     local target=$1 corpus=$2
     case $target in
@@ -24,6 +25,8 @@ seed() {
                 cp dictionaries/source/*.zst "$corpus/"
             fi ;;
         FuzzWAV) cp traces/clips/*.wav "$corpus/" ;;
+        # --set arguments, one a line: the README's sweeps (the regressions add the extremes).
+        FuzzSweepSet) printf 'debounce.otherwiseMs=250..5000/250\ndebounce.sentenceEndMs=200,400\n' > "$corpus/readme-sweep.txt" ;;
     esac
 }
 

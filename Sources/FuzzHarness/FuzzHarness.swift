@@ -8,7 +8,7 @@ import Sim
 /// stays a test.
 public enum FuzzHarness {
     /// The targets' names, as `make fuzz` and the regression folders name them.
-    public static let targetNames = ["FuzzJSON5", "FuzzTraceLine", "FuzzZstd", "FuzzWAV", "FuzzScenario"]
+    public static let targetNames = ["FuzzJSON5", "FuzzTraceLine", "FuzzZstd", "FuzzWAV", "FuzzScenario", "FuzzSweepSet"]
 
     /// Runs target `name` on `bytes`.
     public static func run(_ name: String, _ bytes: UnsafeRawBufferPointer) {
@@ -18,6 +18,7 @@ public enum FuzzHarness {
         case "FuzzZstd": zstd(bytes)
         case "FuzzWAV": wav(bytes)
         case "FuzzScenario": scenario(bytes)
+        case "FuzzSweepSet": sweepSet(bytes)
         default: preconditionFailure("no fuzz target named \(name)")
         }
     }

@@ -38,18 +38,10 @@ extension ScenarioLoader {
     /// Parses and checks one included file.
     private static func readInclude(_ path: String, named name: ConfigValue,
                                     fail: (ConfigValue, String) -> ConfigError) throws(ConfigError) -> ConfigValue {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw fail(name, FileManager.default.fileExists(atPath: path) ? "cannot read \(path)" : "included file not found: \(path)")
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw ConfigError(file: path, line: 0, column: 0, path: "", message: "not valid UTF-8 text")
-        }
-        let overlay: ConfigValue
-        do {
-            overlay = try JSON5Parser.parse(text)
-        } catch {
-            throw ConfigError(file: path, line: error.line, column: error.column, path: "", message: error.message)
-        }
+        guard FileManager.default.fileExists(atPath: path) else { throw fail(name, "included file not found: \(path)") }
+        // Read as the scenario itself is: a regular file within the size limit (never a
+        // device such as /dev/zero, which `include` on the command line could name).
+        let overlay = try ConfigFile.parse(try ConfigFile.text(path), path: path)
         guard case .object(let members) = overlay.kind else {
             throw ConfigError(file: path, line: overlay.line, column: overlay.column, path: "",
                               message: "an included file must be an object of scenario fields, found \(overlay.typeName)")

@@ -4,16 +4,6 @@ import Sim
 /// Reads scenario files: parses JSON5, applies a policy overlay and `--set` overrides,
 /// validates every field, and resolves trace paths.
 public enum ScenarioLoader {
-    /// An override from the command line: a dotted path and a value.
-    public struct Override: Sendable, Equatable {
-        /// The dotted field path, such as "debounce.otherwiseMs".
-        public var path: String
-        /// The value to put there.
-        public var value: ConfigValue
-        /// Creates an override.
-        public init(path: String, value: ConfigValue) { self.path = path; self.value = value }
-    }
-
     /// The largest scenario (or lexicon) file read: 64 MiB.
     public static let scenarioBytesMax: Int64 = 64 << 20
 
@@ -29,9 +19,12 @@ public enum ScenarioLoader {
     /// Parses and validates scenario text; `path` locates errors and relative trace paths.
     public static func parse(_ text: String, path: String, policy: String? = nil,
                              overrides: [Override] = []) throws(ConfigError) -> Scenario {
-        let root = try ConfigFile.parse(text, path: path)
-        var top = try ConfigReader(root, path: "", file: path)
-        top.allow("policies")
+        var root = try ConfigFile.parse(text, path: path)
+        _ = try ConfigReader(root, path: "", file: path)
+        let (fileOverrides, fieldOverrides) = try splitOverrides(overrides, file: path)
+        // `--set include=…` and `--set policies…` change what the file says, before its
+        // includes and policies are read, so they are checked exactly as the file's own values.
+        for override in fileOverrides { root = root.setting(override.keys[...], to: override.value) }
         let expanded = try expandingIncludes(root, file: path, fieldPath: "")
         var policies: [ConfigValue.Member] = []
         for member in try readPolicies(expanded, file: path) {
@@ -42,18 +35,14 @@ public enum ScenarioLoader {
         if let policy {
             guard let overlay = policies.first(where: { $0.key == policy }) else {
                 let known = policies.map(\.key).sorted()
+                let hint = NameSuggester.suggestion(for: policy, among: known).map { "; did you mean '\($0)'?" }
+                    ?? (known.isEmpty ? "; the file defines none" : "; known: \(known.joined(separator: ", "))")
                 throw ConfigError(file: path, line: 0, column: 0, path: "policies",
-                                  message: "no policy named '\(policy)'" + (known.isEmpty ? "; the file defines none" : "; known: \(known.joined(separator: ", "))"))
+                                  message: "no policy named \(NameSuggester.quoted(policy))" + hint)
             }
             resolved = resolved.merging(overlay.value)
         }
-        for override in overrides {
-            let keys = override.path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-            guard !keys.isEmpty, !keys.contains(where: \.isEmpty) else {
-                throw ConfigError(file: path, line: 0, column: 0, path: override.path, message: "not a field path")
-            }
-            resolved = resolved.setting(keys[...], to: override.value)
-        }
+        for override in fieldOverrides { resolved = resolved.setting(override.keys[...], to: override.value) }
         let scenario = try decode(resolved, path: path, policy: policy, policyNames: policies.map(\.key).sorted())
         // Every other policy is checked too, so that a misspelt field inside one is reported
         // now rather than on the day that policy is run. (The base is checked with or
@@ -71,7 +60,7 @@ public enum ScenarioLoader {
         return scenario
     }
 
-    private static func readPolicies(_ root: ConfigValue, file: String) throws(ConfigError) -> [ConfigValue.Member] {
+    static func readPolicies(_ root: ConfigValue, file: String) throws(ConfigError) -> [ConfigValue.Member] {
         guard let value = root["policies"] else { return [] }
         guard case .object(let members) = value.kind else {
             throw ConfigError(file: file, line: value.line, column: value.column, path: "policies",

@@ -5,71 +5,66 @@ import Sim
 
 /// `keysim calibrate`: measured durations in, fitted cost distributions out, as a scenario
 /// overlay with its provenance, and optionally a page of CDFs and Q-Q plots.
-enum CalibrateCommand {
-    static let spec = CommandSpec(
-        name: "calibrate",
-        abstract: "Fit cost distributions to durations measured on the device; write a scenario overlay.",
-        usage: "calibrate <input>... --out FILE [--map NAME=kind]... [--map-file FILE] [--kind KIND] [--html FILE]",
-        arguments: [("<input>...", "Instruments XML (.xml), unified-log NDJSON (.ndjson), MetricKit JSON (.json), CSV (.csv), keysim traces (.jsonl).")],
-        options: [
-            OptionSpec(name: "out", value: "FILE", help: "The overlay to write (JSON5, replaced atomically)."),
-            OptionSpec(name: "map", value: "NAME=kind", help: "Measurements named NAME calibrate kind (a work kind, network.roundTrip, network.bad.roundTrip, cloud.service).", repeatable: true),
-            OptionSpec(name: "map-file", value: "FILE", help: "More NAME=kind pairs, one per line (# starts a comment)."),
-            OptionSpec(name: "kind", value: "KIND", help: "auto (default), or force one of: \(FitFamily.allCases.map(\.rawValue).joined(separator: ", "))."),
-            OptionSpec(name: "format", value: "FORMAT", help: "Read every input as \(CostFormat.allCases.map(\.rawValue).joined(separator: ", ")) (default: by file name and content)."),
-            OptionSpec(name: "html", value: "FILE", help: "Also write a page with the measured and fitted CDFs and Q-Q plots."),
-            OptionSpec(name: "ks-floor", value: "D", help: "Accept a fit whose KS statistic is at most this share, whatever the count (default 0.03)."),
-        ],
-        discussion: """
-        A measured name that is a target's own name (lookup, cloud.service) needs no mapping;
-        every other name needs --map or --map-file, and names left unmapped are listed. Each
-        target is fitted with lognormal, gamma and Weibull, and their shifted variants when a
-        minimum is plain in the data (the least duration is at least 10% of the median);
-        MetricKit histograms are fitted as interval-censored data. The written distribution is
-        the lowest AIC among the fits whose Kolmogorov-Smirnov statistic D is at most
-        max(1.628/sqrt(n), --ks-floor); when none is, the quantile table is written and a
-        warning says so. Include the overlay from a scenario with include: ["costs.json5"]
-        (docs/calibration.md). Any malformed input is an error with its file and line, exit
-        code 2, and nothing is written.
-        """
-    )
+struct CalibrateCommand: ParsableCommand {
+    var inputs: [String] = []
+    var out: String?
+    var pairs: [String] = []
+    var mapFile: String?
+    var kind = CalibrationKind.auto
+    var format: CostFormat?
+    var html: String?
+    var ksFloor: Double?
 
-    static func run(_ arguments: ParsedArguments) throws -> Int32 {
-        let command = "calibrate"
-        let inputs = arguments.positionals
-        guard !inputs.isEmpty else { throw UsageError(command: command, message: "missing <input>...: the measured durations to fit") }
-        guard let out = arguments.value("out") else { throw UsageError(command: command, message: "missing --out <FILE>") }
-        var kind: FitFamily?
-        if let text = arguments.value("kind"), text != "auto" {
-            guard let family = FitFamily(rawValue: text) else {
-                throw UsageError(command: command, message: "--kind must be auto or one of \(FitFamily.allCases.map(\.rawValue).joined(separator: ", ")), not '\(text)'")
-            }
-            kind = family
-        }
-        var format: CostFormat?
-        if let text = arguments.value("format") {
-            guard let chosen = CostFormat(rawValue: text) else {
-                throw UsageError(command: command, message: "--format must be one of \(CostFormat.allCases.map(\.rawValue).joined(separator: ", ")), not '\(text)'")
-            }
-            format = chosen
-        }
+    static var configuration: CommandConfiguration<Self> {
+        CommandConfiguration(
+            name: "calibrate",
+            abstract: "Fit cost distributions to durations measured on the device; write a scenario overlay.",
+            usage: "calibrate <input>... --out FILE [--map NAME=kind]... [--map-file FILE] [--kind KIND] [--html FILE]",
+            arguments: [.many("<input>...", \.inputs,
+                              help: "Instruments XML (.xml), unified-log NDJSON (.ndjson), MetricKit JSON (.json), CSV (.csv), keysim traces (.jsonl).",
+                              missing: "<input>...: the measured durations to fit")],
+            options: [
+                .option("out", \.out, value: "FILE", help: "The overlay to write (JSON5, replaced atomically).", .file),
+                .repeating("map", \.pairs, value: "NAME=kind", help: "Measurements named NAME calibrate kind (a work kind, network.roundTrip, network.bad.roundTrip, cloud.service).", .string),
+                .option("map-file", \.mapFile, value: "FILE", help: "More NAME=kind pairs, one per line (# starts a comment).", .file),
+                .option("kind", \.kind, value: "KIND", help: "auto (default), or force one of: \(FitFamily.allCases.map(\.rawValue).joined(separator: ", ")).", .calibrationKind),
+                .option("format", \.format, value: "FORMAT", help: "Read every input as \(CostFormat.allCases.map(\.rawValue).joined(separator: ", ")) (default: by file name and content).", .cases),
+                .option("html", \.html, value: "FILE", help: "Also write a page with the measured and fitted CDFs and Q-Q plots.", .file),
+                .option("ks-floor", \.ksFloor, value: "D", help: "Accept a fit whose KS statistic is at most this share, whatever the count (default 0.03).", .share),
+            ],
+            discussion: """
+            A measured name that is a target's own name (lookup, cloud.service) needs no mapping;
+            every other name needs --map or --map-file, and names left unmapped are listed. Each
+            target is fitted with lognormal, gamma and Weibull, and their shifted variants when a
+            minimum is plain in the data (the least duration is at least 10% of the median);
+            MetricKit histograms are fitted as interval-censored data. The written distribution is
+            the lowest AIC among the fits whose Kolmogorov-Smirnov statistic D is at most
+            max(1.628/sqrt(n), --ks-floor); when none is, the quantile table is written and a
+            warning says so. Include the overlay from a scenario with include: ["costs.json5"]
+            (docs/calibration.md). Any malformed input is an error with its file and line, exit
+            code 2, and nothing is written.
+            """
+        )
+    }
+
+    mutating func validate() throws {
+        guard out != nil else { throw Self.usage("missing --out <FILE>") }
+    }
+
+    func run() throws -> Int32 {
+        let out = self.out!  // checked by validate()
         var fitter = CostFitter()
-        if let text = arguments.value("ks-floor") {
-            guard let floor = Double(text), floor >= 0, floor < 1 else {
-                throw UsageError(command: command, message: "--ks-floor must be a share from 0 to below 1, not '\(text)'")
-            }
-            fitter.ksFloor = floor
-        }
+        if let ksFloor { fitter.ksFloor = ksFloor }
         var mapping = NameMapping()
-        if let file = arguments.value("map-file") { try mapping.add(file: file) }
-        for pair in arguments.all("map") {
-            if let problem = mapping.add(pair) { throw UsageError(command: command, message: "--map: \(problem)") }
+        if let mapFile { try mapping.add(file: mapFile) }
+        for pair in pairs {
+            if let problem = mapping.add(pair) { throw Self.usage("--map: \(problem)") }
         }
         var readings: [CostReading] = []
         for input in inputs { readings.append(try CostInputReader.read(path: input, format: format)) }
 
-        let run = CalibrationRun(readings: readings, mapping: mapping, kind: kind, fitter: fitter)
-        let commandLine = (["keysim"] + CommandLine.arguments.dropFirst().map(shellQuoted)).joined(separator: " ")
+        let run = CalibrationRun(readings: readings, mapping: mapping, kind: kind.forcedFamily, fitter: fitter)
+        let commandLine = (["keysim"] + CommandLine.arguments.dropFirst().map(Self.shellQuoted)).joined(separator: " ")
         for unmapped in run.unmapped {
             printError("keysim calibrate: warning: unmapped name \"\(unmapped.name)\" (\(unmapped.count) duration(s) in \(unmapped.files.joined(separator: ", "))); map it with --map NAME=kind")
         }
@@ -81,13 +76,13 @@ enum CalibrateCommand {
                                 (reasons.isEmpty ? "no measured name maps to a kind (see the unmapped names above)" : "nothing to calibrate: " + reasons.joined(separator: "; ")))
         }
         let overlay = CalibrationOverlay.text(run, command: commandLine)
-        let page = arguments.value("html").map { _ in CalibrationPage.html(run, command: commandLine) }
+        let page = html.map { _ in CalibrationPage.html(run, command: commandLine) }
         // Both files are written in full before either is put in place: a failure on one
         // (a missing folder, a full disk) leaves neither.
         let overlayWriter = try AtomicFileWriter(path: out)
         try overlayWriter.write(overlay)
         var pageWriter: AtomicFileWriter?
-        if let html = arguments.value("html"), let page {
+        if let html, let page {
             pageWriter = try AtomicFileWriter(path: html)
             try pageWriter?.write(page)
         }
@@ -97,14 +92,14 @@ enum CalibrateCommand {
         for reading in readings {
             for remark in reading.remarks { print("\(reading.file): \(remark)") }
         }
-        print(table(run), terminator: "")
+        print(Self.table(run), terminator: "")
         for calibration in run.calibrations where calibration.noAcceptableFit && !calibration.forced {
             printError("keysim calibrate: warning: \(calibration.target.name): no parametric fit is acceptable (best D \(CalibrationOverlay.format(calibration.fits.map(\.ksStatistic).min() ?? 1)), limit \(CalibrationOverlay.format(calibration.ksLimit))); the quantile table is written")
         }
         for skipped in run.skipped {
             printError("keysim calibrate: warning: \(skipped.target.name) not calibrated: \(skipped.reason)")
         }
-        print("overlay: \(out)" + (arguments.value("html").map { ", page: \($0)" } ?? ""))
+        print("overlay: \(out)" + (html.map { ", page: \($0)" } ?? ""))
         return 0
     }
 

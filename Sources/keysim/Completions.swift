@@ -1,113 +1,119 @@
-import Foundation
 import Report
 
-/// `keysim completions bash|zsh|fish`: shell completion scripts generated from the same
-/// command table `keysim --help` lists, so a command or option added there completes too.
-enum CompletionsCommand {
-    static let shells = ["bash", "zsh", "fish"]
-
-    static let spec = CommandSpec(
-        name: "completions",
-        abstract: "Print a shell completion script for bash, zsh or fish.",
-        usage: "completions <shell>",
-        arguments: [("<shell>", "bash, zsh or fish.")],
-        discussion: """
-        Install, for example:
-          keysim completions bash > ~/.local/share/bash-completion/completions/keysim
-          keysim completions zsh > "${fpath[1]}/_keysim"
-          keysim completions fish > ~/.config/fish/completions/keysim.fish
-        """
-    )
-
-    static func run(_ arguments: ParsedArguments) throws -> Int32 {
-        let shell = try arguments.positionals(exactly: 1, "<shell>")[0]
-        // Commands run on the main thread (main.swift), where the command table lives.
-        let tree = MainActor.assumeIsolated { CommandTree.current }
-        switch shell {
-        case "bash": print(tree.bash(), terminator: "")
-        case "zsh": print(tree.zsh(), terminator: "")
-        case "fish": print(tree.fish(), terminator: "")
-        default: throw UsageError(command: "completions", message: "unknown shell '\(shell)'; expected one of: \(shells.joined(separator: ", "))")
-        }
-        return 0
-    }
-}
-
-/// Every command and subcommand with its options: what completions are generated from.
-struct CommandTree {
-    /// A top-level command, with its subcommands' specs (empty for a plain command).
-    struct Node {
-        var spec: CommandSpec
-        var subcommands: [CommandSpec]
-        /// The first word of the name ("trace").
-        var name: String { String(spec.name.prefix { $0 != " " }) }
+/// The shell completion scripts of `keysim completions`, generated from the commands'
+/// declarations: every command, subcommand and option `--help` lists completes, and so do
+/// option values — formats, detail levels, typists and shells from their lists, files and
+/// folders where a path goes, and `--policy` from the policies of the scenario already on
+/// the command line (the scripts ask `keysim completions --policies-of FILE`).
+struct CompletionScripts {
+    /// One command or subcommand: where its options apply.
+    struct Context {
+        /// "run", "trace synth".
+        var words: String
+        /// Its help view.
+        var help: CommandHelp
+        /// The name a shell's `case` matches: the command, or the subcommand's last word.
+        var leaf: String { help.leaf }
     }
 
-    var nodes: [Node]
+    /// The commands and groups, in help order.
+    var entries: [ToolEntry]
 
-    /// The options every command takes.
-    static let commonOptions = ["help"]
     /// The options of `keysim` itself.
     static let toolOptions = ["help", "version"]
 
-    /// The tree of this build: `commands` from `main.swift`, with the subcommands of
-    /// `trace` and `dict`.
-    @MainActor static var current: CommandTree {
-        CommandTree(nodes: commands.map { entry in
-            let name = String(entry.spec.name.prefix { $0 != " " })
-            switch name {
-            case "trace": return Node(spec: TraceCommand.overview, subcommands: TraceCommand.subcommands.map(\.spec))
-            case "dict":
-                return Node(spec: DictCommand.overview,
-                            subcommands: DictCommand.subcommandNames.map { DictCommand.spec(for: ["keysim", "dict", $0]) })
-            default: return Node(spec: entry.spec, subcommands: [])
-            }
-        })
+    /// The version the scripts name in their first line.
+    static var version: String { KeysimVersion.current }
+
+    /// Every command and subcommand.
+    var contexts: [Context] {
+        entries.flatMap { entry -> [Context] in
+            entry.subcommands.isEmpty ? [Context(words: entry.name, help: entry.help)]
+                : entry.subcommands.map { Context(words: $0.name, help: $0) }
+        }
     }
 
-    /// The last word of a subcommand's name ("stats" of "trace stats").
-    static func leaf(_ spec: CommandSpec) -> String { String(spec.name.split(separator: " ").last ?? "") }
-
-    static func optionWords(_ spec: CommandSpec) -> String {
-        (spec.options.map { "--\($0.name)" } + commonOptions.map { "--\($0)" }).joined(separator: " ")
+    /// The options a context completes after `--`, help last.
+    static func optionWords(_ help: CommandHelp) -> String {
+        (help.visibleOptions.map { "--\($0.name)" } + ["--help"]).joined(separator: " ")
     }
 
+    /// The options of a context that take a value.
+    static func valueOptions(_ help: CommandHelp) -> [String] {
+        help.visibleOptions.filter { $0.valueName != nil }.map { "--\($0.name)" }
+    }
+
+    // MARK: bash
+
+    /// The bash script: `_keysim` for `complete -F`.
     func bash() -> String {
         var lines = [
-            "# bash completion for keysim; generated by `keysim completions bash` (keysim \(KeysimVersionText.current)).",
+            "# bash completion for keysim; generated by `keysim completions bash` (keysim \(Self.version)).",
+            "# The policies of the first scenario on the command line, for --policy.",
+            "_keysim_policies() {",
+            "    local i word skip=0",
+            "    for ((i = $1; i < COMP_CWORD; i++)); do",
+            "        word=\"${COMP_WORDS[i]}\"",
+            "        if [[ \"$word\" == \"=\" ]]; then skip=1; continue; fi",
+            "        if ((skip)); then skip=0; continue; fi",
+            "        if [[ \" $values \" == *\" $word \"* ]]; then skip=1; continue; fi",
+            "        [[ \"$word\" == -* ]] && continue",
+            "        COMPREPLY=($(compgen -W \"$(\"${COMP_WORDS[0]}\" completions --policies-of \"$word\" 2>/dev/null)\" -- \"$cur\"))",
+            "        return",
+            "    done",
+            "}",
             "_keysim() {",
-            "    local cur=\"${COMP_WORDS[COMP_CWORD]}\"",
-            "    local command=\"${COMP_WORDS[1]}\" subcommand=\"${COMP_WORDS[2]}\" options=\"\"",
+            "    local cur=\"${COMP_WORDS[COMP_CWORD]}\" prev=\"${COMP_WORDS[COMP_CWORD-1]}\"",
+            "    local command=\"${COMP_WORDS[1]}\" subcommand=\"${COMP_WORDS[2]}\" options=\"\" values=\"\" first=2 where",
+            "    # --name=value: bash splits at '=', so the option is one word further back.",
+            "    if [[ \"$cur\" == \"=\" ]]; then cur=\"\"; elif [[ \"$prev\" == \"=\" ]]; then prev=\"${COMP_WORDS[COMP_CWORD-2]}\"; fi",
             "    if [[ $COMP_CWORD -eq 1 ]]; then",
-            "        COMPREPLY=($(compgen -W \"\((nodes.map(\.name) + Self.toolOptions.map { "--\($0)" }).joined(separator: " "))\" -- \"$cur\"))",
+            "        COMPREPLY=($(compgen -W \"\((entries.map(\.name) + Self.toolOptions.map { "--\($0)" }).joined(separator: " "))\" -- \"$cur\"))",
             "        return",
             "    fi",
             "    case \"$command\" in",
         ]
-        for node in nodes {
-            if node.subcommands.isEmpty {
-                lines.append("        \(node.name)) options=\"\(Self.optionWords(node.spec))\" ;;")
+        func assignments(_ help: CommandHelp) -> String {
+            "options=\"\(Self.optionWords(help))\"; values=\"\(Self.valueOptions(help).joined(separator: " "))\""
+        }
+        for entry in entries {
+            if entry.subcommands.isEmpty {
+                lines.append("        \(entry.name)) \(assignments(entry.help)) ;;")
                 continue
             }
-            lines.append("        \(node.name))")
-            lines.append("            if [[ $COMP_CWORD -eq 2 ]]; then")
-            lines.append("                COMPREPLY=($(compgen -W \"\(node.subcommands.map(Self.leaf).joined(separator: " ")) --help\" -- \"$cur\"))")
-            lines.append("                return")
-            lines.append("            fi")
-            lines.append("            case \"$subcommand\" in")
-            for sub in node.subcommands {
-                lines.append("                \(Self.leaf(sub))) options=\"\(Self.optionWords(sub))\" ;;")
-            }
+            lines += [
+                "        \(entry.name))",
+                "            if [[ $COMP_CWORD -eq 2 ]]; then",
+                "                COMPREPLY=($(compgen -W \"\(entry.subcommands.map(\.leaf).joined(separator: " ")) --help\" -- \"$cur\"))",
+                "                return",
+                "            fi",
+                "            first=3",
+                "            case \"$subcommand\" in",
+            ]
+            for sub in entry.subcommands { lines.append("                \(sub.leaf)) \(assignments(sub)) ;;") }
             lines.append("            esac ;;")
         }
-        if let completions = nodes.first(where: { $0.name == "completions" }) {
-            lines.append("    esac")
-            lines.append("    if [[ \"$command\" == \(completions.name) && $COMP_CWORD -eq 2 ]]; then")
-            lines.append("        COMPREPLY=($(compgen -W \"\(CompletionsCommand.shells.joined(separator: " "))\" -- \"$cur\"))")
-            lines.append("        return")
-            lines.append("    fi")
-        } else {
-            lines.append("    esac")
+        lines += [
+            "    esac",
+            "    where=\"$command\"; [[ $first -eq 3 ]] && where=\"$command $subcommand\"",
+            "    # The value of an option.",
+            "    case \"$where $prev\" in",
+        ]
+        for (action, patterns) in valueActions(bashAction) {
+            lines.append("        " + patterns.map { "\"\($0)\"" }.joined(separator: "|") + ") \(action); return ;;")
+        }
+        lines.append("    esac")
+        for context in contexts {
+            // Positionals with their own words (the shells of `completions`).
+            for argument in context.help.arguments {
+                guard case .choices(let words) = argument.completion else { continue }
+                lines += [
+                    "    if [[ \"$where\" == \"\(context.words)\" && $COMP_CWORD -eq $first && \"$cur\" != -* ]]; then",
+                    "        COMPREPLY=($(compgen -W \"\(words.joined(separator: " "))\" -- \"$cur\"))",
+                    "        return",
+                    "    fi",
+                ]
+            }
         }
         lines += [
             "    if [[ \"$cur\" == -* ]]; then",
@@ -121,110 +127,36 @@ struct CommandTree {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    func zsh() -> String {
-        func quoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
-        // Brackets close an option's description in `_arguments`; a colon after the first one
-        // is part of the description in both `_arguments` and `_describe`.
-        func described(_ text: String) -> String {
-            text.replacingOccurrences(of: "[", with: "(").replacingOccurrences(of: "]", with: ")")
+    /// What bash does for a value of `completion`.
+    private func bashAction(_ completion: ValueCompletion) -> String {
+        // `-o default` would offer files when nothing matches: not for a number or a word.
+        let noFiles = "compopt +o default 2>/dev/null"
+        switch completion {
+        case .none: return noFiles
+        case .file: return "COMPREPLY=($(compgen -f -- \"$cur\"))"
+        case .directory: return "COMPREPLY=($(compgen -d -- \"$cur\"))"
+        case .choices(let words): return "\(noFiles); COMPREPLY=($(compgen -W \"\(words.joined(separator: " "))\" -- \"$cur\"))"
+        case .choicesOrFile(let words):
+            return "COMPREPLY=($(compgen -W \"\(words.joined(separator: " "))\" -- \"$cur\") $(compgen -f -- \"$cur\"))"
+        case .policy: return "\(noFiles); _keysim_policies $first"
         }
-        func arguments(_ spec: CommandSpec, indent: String) -> String {
-            var specs = spec.options.map { option -> String in
-                let value = option.value.map { ":\(described($0)):" + (option.name == "db" || option.name.contains("out") ? "_files" : "") } ?? ""
-                let prefix = option.repeatable ? "*" : ""
-                return quoted("\(prefix)--\(option.name)[\(described(option.help))]\(value)")
-            }
-            specs.append(quoted("--help[Show this help.]"))
-            specs.append(quoted("*:file:_files"))
-            return indent + "_arguments " + specs.joined(separator: " \\\n\(indent)    ")
-        }
-        var lines = [
-            "#compdef keysim",
-            "# zsh completion for keysim; generated by `keysim completions zsh` (keysim \(KeysimVersionText.current)).",
-            "_keysim() {",
-            "    local -a subcommands",
-            "    if (( CURRENT == 2 )); then",
-            "        subcommands=(",
-        ]
-        for node in nodes { lines.append("            \(quoted("\(node.name):\(described(node.spec.abstract))"))") }
-        lines += [
-            "        )",
-            "        _describe 'command' subcommands",
-            "        _arguments '--help[Show the commands.]' '--version[Print the version.]'",
-            "        return",
-            "    fi",
-            "    case $words[2] in",
-        ]
-        for node in nodes {
-            lines.append("    \(node.name))")
-            if node.subcommands.isEmpty {
-                lines.append("        words=(${words[2,-1]}); (( CURRENT -= 1 ))")
-                if node.name == "completions" {
-                    lines.append("        _arguments '1:shell:(\(CompletionsCommand.shells.joined(separator: " ")))' ;;")
+    }
+
+    /// Each distinct action for option values, with the `command --option` words it serves,
+    /// in the order they first appear.
+    func valueActions(_ action: (ValueCompletion) -> String) -> [(action: String, patterns: [String])] {
+        var result: [(action: String, patterns: [String])] = []
+        for context in contexts {
+            for option in context.help.visibleOptions where option.valueName != nil {
+                let text = action(option.completion)
+                let pattern = "\(context.words) --\(option.name)"
+                if let index = result.firstIndex(where: { $0.action == text }) {
+                    result[index].patterns.append(pattern)
                 } else {
-                    lines.append(arguments(node.spec, indent: "        ") + " ;;")
+                    result.append((text, [pattern]))
                 }
-                continue
             }
-            lines.append("        if (( CURRENT == 3 )); then")
-            lines.append("            subcommands=(")
-            for sub in node.subcommands { lines.append("                \(quoted("\(Self.leaf(sub)):\(described(sub.abstract))"))") }
-            lines.append("            )")
-            lines.append("            _describe 'subcommand' subcommands")
-            lines.append("            return")
-            lines.append("        fi")
-            lines.append("        words=(${words[3,-1]}); (( CURRENT -= 2 ))")
-            lines.append("        case $words[1] in")
-            for sub in node.subcommands {
-                lines.append("        \(Self.leaf(sub)))")
-                lines.append(arguments(sub, indent: "            ") + " ;;")
-            }
-            lines.append("        esac ;;")
         }
-        lines += ["    esac", "}", "_keysim \"$@\""]
-        return lines.joined(separator: "\n") + "\n"
+        return result
     }
-
-    func fish() -> String {
-        func quoted(_ text: String) -> String {
-            "'" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
-        }
-        func options(_ spec: CommandSpec, condition: String) -> [String] {
-            spec.options.map { option in
-                "complete -c keysim -n \(quoted(condition)) -l \(option.name)" + (option.value == nil ? "" : " -r")
-                    + " -d \(quoted(option.help))"
-            } + ["complete -c keysim -n \(quoted(condition)) -l help -d 'Show this help.'"]
-        }
-        let names = nodes.map(\.name).joined(separator: " ")
-        var lines = [
-            "# fish completion for keysim; generated by `keysim completions fish` (keysim \(KeysimVersionText.current)).",
-            "complete -c keysim -n \(quoted("not __fish_seen_subcommand_from \(names)")) -l help -d 'Show the commands.'",
-            "complete -c keysim -n \(quoted("not __fish_seen_subcommand_from \(names)")) -l version -d 'Print the version.'",
-        ]
-        for node in nodes {
-            lines.append("complete -c keysim -f -n \(quoted("not __fish_seen_subcommand_from \(names)")) -a \(node.name) -d \(quoted(node.spec.abstract))")
-        }
-        for node in nodes {
-            if node.subcommands.isEmpty {
-                if node.name == "completions" {
-                    lines.append("complete -c keysim -f -n \(quoted("__fish_seen_subcommand_from completions")) -a \(quoted(CompletionsCommand.shells.joined(separator: " ")))")
-                }
-                lines += options(node.spec, condition: "__fish_seen_subcommand_from \(node.name)")
-                continue
-            }
-            let leaves = node.subcommands.map(Self.leaf).joined(separator: " ")
-            for sub in node.subcommands {
-                lines.append("complete -c keysim -f -n \(quoted("__fish_seen_subcommand_from \(node.name); and not __fish_seen_subcommand_from \(leaves)")) -a \(Self.leaf(sub)) -d \(quoted(sub.abstract))")
-            }
-            for sub in node.subcommands {
-                lines += options(sub, condition: "__fish_seen_subcommand_from \(node.name); and __fish_seen_subcommand_from \(Self.leaf(sub))")
-            }
-        }
-        return lines.joined(separator: "\n") + "\n"
-    }
-}
-
-/// The version completions name in their first line.
-enum KeysimVersionText {
-    static var current: String { Report.KeysimVersion.current }
 }

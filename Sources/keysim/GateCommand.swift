@@ -5,94 +5,99 @@ import Sim
 
 /// `keysim gate`: a paired comparison of a baseline and a candidate, judged by rules and
 /// budgets, with an exit code and the files a CI job publishes.
-enum GateCommand {
-    static let spec = CommandSpec(
-        name: "gate",
-        abstract: "Fail a candidate that breaks a rule or budget the baseline keeps: exit 1 with each failed check.",
-        usage: "gate <baseline.json5> <candidate.json5> | gate <scenario> --policy BASELINE --policy CANDIDATE [--rules FILE]... [--junit FILE] [--summary FILE] [--json] [--seed N] [--replications N|auto] [--jobs N] [--db FILE] [--set PATH=VALUE]...",
-        arguments: [("<scenario>...", "Two scenario files (baseline, candidate), or one scenario with --policy twice.")],
-        options: PairedJob.options + ReplicationOptions.all + [
-            JobOptions.jobs,
-            JobOptions.db(RunCommand.defaultReport),
-            OptionSpec(name: "set", value: "PATH=VALUE", help: "Override a field of both sides, e.g. network.roundTrip=80.", repeatable: true),
-            OptionSpec(name: "rules", value: "FILE", help: "A JSON5 file with a 'gates' array of rules, added to the baseline scenario's.", repeatable: true),
-            OptionSpec(name: "junit", value: "FILE", help: "Write JUnit XML: one test case per rule and budget."),
-            OptionSpec(name: "summary", value: "FILE", help: "Append a Markdown summary (for $GITHUB_STEP_SUMMARY)."),
-            JobOptions.json,
-        ],
-        discussion: """
-        Side A is the baseline, side B the candidate; both run with common random numbers as in
-        keysim compare. The rules are the baseline scenario's 'gates' section plus every --rules
-        file: { metric, max } or { metric, min } bounds the candidate's mean; { metric,
-        maxRegression: 0.5 } or maxRegression: "5%" fails when the whole interval (confidence,
-        default 0.95) of how much worse the candidate is lies above the bound. Every latency
-        budget of the candidate is checked too: it fails when the candidate breaks it and the
-        baseline keeps it. Exit codes: 0 every check holds, 1 a check failed (each is named with
-        its figures), 2 bad input. There is no --shard: the verdict needs every pair. See
-        docs/ci.md.
-        """
-    )
+struct GateCommand: PairedCommand {
+    var files: [String] = []
+    var policies: [String] = []
+    var overrides: [ScenarioLoader.Override] = []
+    var job = JobOptions()
+    var ruleFiles: [String] = []
+    var junit: String?
+    var summary: String?
 
-    static func run(_ arguments: ParsedArguments) throws -> Int32 {
-        let paired = try PairedJob(arguments)
-        let choice = try ReplicationOptions.parse(arguments)
-        let threads = try JobOptions.threads(arguments)
-        let reportPath = arguments.value("db") ?? RunCommand.defaultReport
-        var rules = paired.sides[0].scenario.gates
-        for file in arguments.all("rules") { rules += try GateRuleFile.load(path: file) }
+    static var configuration: CommandConfiguration<Self> {
+        CommandConfiguration(
+            name: "gate",
+            abstract: "Fail a candidate that breaks a rule or budget the baseline keeps: exit 1 with each failed check.",
+            usage: "gate <baseline.json5> <candidate.json5> | gate <scenario> --policy BASELINE --policy CANDIDATE [--rules FILE]... [--junit FILE] [--summary FILE] [--json] [--seed N] [--replications N|auto] [--jobs N] [--db FILE] [--set PATH=VALUE]...",
+            arguments: [filesArgument(help: "Two scenario files (baseline, candidate), or one scenario with --policy twice.")],
+            options: [policyOption, JobOptions.seed()] + JobOptions.replicationOptions() + [
+                JobOptions.jobs(),
+                JobOptions.db(),
+                setOption,
+                .repeating("rules", \.ruleFiles, value: "FILE", help: "A JSON5 file with a 'gates' array of rules, added to the baseline scenario's.", .file),
+                .option("junit", \.junit, value: "FILE", help: "Write JUnit XML: one test case per rule and budget.", .file),
+                .option("summary", \.summary, value: "FILE", help: "Append a Markdown summary (for $GITHUB_STEP_SUMMARY).", .file),
+                JobOptions.json(),
+            ],
+            discussion: """
+            Side A is the baseline, side B the candidate; both run with common random numbers as in
+            keysim compare. The rules are the baseline scenario's 'gates' section plus every --rules
+            file: { metric, max } or { metric, min } bounds the candidate's mean; { metric,
+            maxRegression: 0.5 } or maxRegression: "5%" fails when the whole interval (confidence,
+            default 0.95) of how much worse the candidate is lies above the bound. Every latency
+            budget of the candidate is checked too: it fails when the candidate breaks it and the
+            baseline keeps it. Exit codes: 0 every check holds, 1 a check failed (each is named with
+            its figures), 2 bad input. There is no --shard: the verdict needs every pair. See
+            docs/ci.md.
+            """
+        )
+    }
+
+    private var replicationChoice = JobOptions.ReplicationChoice.fixed(nil)
+
+    mutating func validate() throws {
+        try checkPlan()
+        replicationChoice = try job.replicationChoice(command: Self.configuration.name)
+    }
+
+    func run() throws -> Int32 {
+        let plan = try plan()
+        // No --shard: the verdict needs every pair, so the report is the whole job's.
+        let report = job.report(shard: .whole)
+        var rules = plan.sides[0].scenario.gates
+        for file in ruleFiles { rules += try GateRuleFile.load(path: file) }
         try Gate.validate(rules)
-        for name in ["junit", "summary"] {
-            if let path = arguments.value(name) { try checkWritable(path) }
-        }
-        let json = arguments.flag("json")
+        for path in [junit, summary].compactMap({ $0 }) { try JobReport.checkFolder(of: path) }
 
         var gated: [String] = []
         for rule in rules where !gated.contains(rule.metric) { gated.append(rule.metric) }
-        let resolved = try ReplicationOptions.resolve(choice, batches: paired.batches, seed: paired.seed,
-                                                      scenarioDefault: paired.sides[0].scenario.replications, paired: true,
-                                                      metrics: gated.isEmpty ? nil : gated, threads: threads, label: "keysim gate")
-        let (job, outcome) = try paired.run(command: "gate", replications: resolved.replications, shard: .whole,
-                                            threads: threads, reportPath: reportPath)
-        let comparison = try PairedJob.comparison(reportPath: reportPath, jobID: outcome.jobID)
+        let resolved = try JobOptions.resolve(replicationChoice, batches: plan.batches, seed: plan.seed,
+                                              scenarioDefault: plan.sides[0].scenario.replications, paired: true,
+                                              metrics: gated.isEmpty ? nil : gated, threads: job.threads, label: "keysim gate")
+        let pairedJob = try plan.job(command: "gate", replications: resolved.replications)
+        let outcome = try job.run(pairedJob, command: "gate", shard: .whole, report: report)
+        let comparison = try report.comparison(jobID: outcome.jobID)
         guard let baseline = outcome.summaries[0], let candidate = outcome.summaries[1] else {
-            throw ReportError(file: reportPath, message: "the gate's batches were not run")
+            throw ReportError(file: report.path, message: "the gate's batches were not run")
         }
         let gate = try Gate(comparison: comparison, rules: rules, baseline: baseline, candidate: candidate)
 
-        if let path = arguments.value("junit") {
-            try AtomicFileWriter.write(gate.junit(seed: paired.seed, replications: resolved.replications), to: path)
+        if let junit {
+            try AtomicFileWriter.write(gate.junit(seed: plan.seed, replications: resolved.replications), to: junit)
         }
-        if let path = arguments.value("summary") {
-            try append(gate.markdown(seed: paired.seed, replications: resolved.replications, comparison: comparison), to: path)
+        if let summary {
+            try Self.append(gate.markdown(seed: plan.seed, replications: resolved.replications, comparison: comparison), to: summary)
         }
-        if json {
-            let members = CompareCommand.document(paired, comparison: comparison, replications: resolved.replications,
-                                                  traces: job.traceCount, reportPath: reportPath, search: resolved)
+        if job.json {
+            let members = plan.document(comparison: comparison, replications: resolved, traces: pairedJob.traceCount,
+                                        reportPath: report.path)
             print(JSONOutput.document("gate", [("passed", .bool(gate.passed)), ("failures", .integer(gate.failures.count))]
                 + members.filter { $0.0 != "metrics" && $0.0 != "confidence" } + [("checks", JSONOutput.gateChecks(gate))]
                 + members.filter { $0.0 == "metrics" }).rendered(), terminator: "")
         } else {
-            print(paired.header("gate", replications: resolved.replications, traces: job.traceCount))
-            if let search = resolved.search, let plan = resolved.plan { print(ReplicationOptions.line(search, plan: plan)) }
+            print(plan.header("gate", replications: resolved.replications, traces: pairedJob.traceCount))
+            if let line = resolved.line { print(line) }
             print("\(comparison.pairs) pairs of runs; baseline \(gate.baseline) (A), candidate \(gate.candidate) (B)")
             print("")
             print(comparison.table(), terminator: "")
             print("")
             print(gate.summary(), terminator: "")
-            print("report: \(reportPath)")
+            print("report: \(report.path)")
         }
         for failure in gate.failures {
             printError("keysim gate: failed: \(failure.name): \(failure.detail)")
         }
         return gate.passed ? 0 : 1
-    }
-
-    /// Fails before any work when an output file's folder is missing.
-    static func checkWritable(_ path: String) throws {
-        let folder = (path as NSString).deletingLastPathComponent
-        if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
-            throw ReportError(file: path, message: "no such folder: \(folder)")
-        }
     }
 
     /// Appends `text` to `path` (created if missing) in one write, as CI summary files expect.

@@ -3,47 +3,56 @@ import Report
 import Scenarios
 
 /// `keysim report`: export a report file as Markdown, CSV, JSON, HTML or a Chrome trace.
-enum ReportCommand {
+struct ReportCommand: ParsableCommand {
+    /// The export formats, in the order help lists them: the one list `--format` is checked
+    /// against and the shells complete.
     static let formats = ["md", "csv", "json", "html", "chrome-trace"]
 
-    static let spec = CommandSpec(
-        name: "report",
-        abstract: "Export a report: Markdown, CSV, JSON, a self-contained HTML page, or a Chrome trace of one run.",
-        usage: "report <db> [--format md|csv|json|html|chrome-trace] [--run ID] [--out PATH] [--include-text]",
-        arguments: [("<db>", "A keysim report file, such as keysim-report.sqlite.")],
-        options: [
-            OptionSpec(name: "format", value: "FORMAT", help: "md (default), csv, json, html or chrome-trace."),
-            OptionSpec(name: "run", value: "ID", help: "Only this run (runs.run_id); chrome-trace: the run to draw (default: the first)."),
-            OptionSpec(name: "out", value: "PATH", help: "Write to this file (a folder for csv) instead of standard output."),
-            OptionSpec(name: "include-text", value: nil, help: "Include typed text (columns named text or *_text); left out by default."),
-        ],
-        discussion: """
-        md is a summary to paste into a pull request; csv writes one file per table and view
-        into the --out folder; json holds every table and view; html is one page with no
-        scripts and no network access, with latency CDFs and histograms against their budgets,
-        the comparisons and the sweep charts; chrome-trace is one replication's timeline as
-        Chrome Trace Event JSON (open it in Perfetto UI, ui.perfetto.dev, or chrome://tracing).
-        The report file is opened read-only. Text a user typed is never exported unless
-        --include-text is given.
-        """
-    )
+    var path = ""
+    var format = "md"
+    var runID: Int?
+    var out: String?
+    var includeText = false
 
-    static func run(_ arguments: ParsedArguments) throws -> Int32 {
-        let path = try arguments.positionals(exactly: 1, "<db>")[0]
-        let format = arguments.value("format") ?? "md"
-        guard formats.contains(format) else {
-            throw UsageError(command: "report", message: "unknown --format '\(format)'; use one of \(formats.joined(separator: ", "))")
-        }
-        let runID = try arguments.integer("run", in: 1...Int(Int64.max)).map(Int64.init)
-        let out = arguments.value("out")
+    static var configuration: CommandConfiguration<Self> {
+        CommandConfiguration(
+            name: "report",
+            abstract: "Export a report: Markdown, CSV, JSON, a self-contained HTML page, or a Chrome trace of one run.",
+            usage: "report <db> [--format md|csv|json|html|chrome-trace] [--run ID] [--out PATH] [--include-text]",
+            arguments: [.one("<db>", \.path, help: "A keysim report file, such as keysim-report.sqlite.", .file)],
+            options: [
+                .option("format", \.format, value: "FORMAT", help: "md (default), csv, json, html or chrome-trace.",
+                        .choice(formats) { text, _ in "unknown --format '\(text)'; use one of \(formats.joined(separator: ", "))" }),
+                .option("run", \.runID, value: "ID", help: "Only this run (runs.run_id); chrome-trace: the run to draw (default: the first).",
+                        .integer(in: 1...Int(Int64.max))),
+                .option("out", \.out, value: "PATH", help: "Write to this file (a folder for csv) instead of standard output.", .file),
+                .flag("include-text", \.includeText, help: "Include typed text (columns named text or *_text); left out by default."),
+            ],
+            discussion: """
+            md is a summary to paste into a pull request; csv writes one file per table and view
+            into the --out folder; json holds every table and view; html is one page with no
+            scripts and no network access, with latency CDFs and histograms against their budgets,
+            the comparisons and the sweep charts; chrome-trace is one replication's timeline as
+            Chrome Trace Event JSON (open it in Perfetto UI, ui.perfetto.dev, or chrome://tracing).
+            The report file is opened read-only. Text a user typed is never exported unless
+            --include-text is given.
+            """
+        )
+    }
+
+    mutating func validate() throws {
         if format == "csv" && out == nil {
-            throw UsageError(command: "report", message: "--format csv writes one file per table: give --out FOLDER")
+            throw Self.usage("--format csv writes one file per table: give --out FOLDER")
         }
         if let out, ReportStore.isPart(of: path, out) {
-            throw UsageError(command: "report", message: "--out \(out) is the report itself; write the export to another file")
+            throw Self.usage("--out \(out) is the report itself; write the export to another file")
         }
-        let options = ExportOptions(runID: runID, includeText: arguments.flag("include-text"))
-        let store = try ReportStore(path: path, readOnly: true, busyTimeoutMs: JobOptions.busyTimeoutMs)
+    }
+
+    func run() throws -> Int32 {
+        let runID = runID.map(Int64.init)
+        let options = ExportOptions(runID: runID, includeText: includeText)
+        let store = try JobReport(path: path, busyTimeoutMs: JobReport.busyTimeoutMs(environment: ProcessInfo.processInfo.environment)).open()
         if let runID { try ReportInspector.checkRun(store.database, runID, path: path) }
 
         if format == "csv" {

@@ -1,16 +1,22 @@
 import Scenarios
 import Sim
 
-extension TraceCommand {
-    static var anonymizeSpec: CommandSpec {
-        CommandSpec(
+/// `keysim trace anonymize`: a trace with every letter and digit replaced.
+struct TraceAnonymizeCommand: ParsableCommand {
+    var input = ""
+    var output = ""
+    var seed: UInt64?
+
+    static var configuration: CommandConfiguration<Self> {
+        CommandConfiguration(
             name: "trace anonymize",
             abstract: "Replace every letter and digit of a trace, keeping its timing and shape.",
             usage: "trace anonymize <in> <out> --seed S",
-            arguments: [("<in>", "The trace to anonymise (.jsonl or .jsonl.zst)."),
-                        ("<out>", "The anonymised trace to write (.jsonl, or .jsonl.zst compressed).")],
+            arguments: [.one("<in>", \.input, help: "The trace to anonymise (.jsonl or .jsonl.zst).", .file),
+                        .one("<out>", \.output, help: "The anonymised trace to write (.jsonl, or .jsonl.zst compressed).", .file)],
             options: [
-                OptionSpec(name: "seed", value: "S", help: "Seed of the word replacements: the same seed and trace give the same output. Keep it secret."),
+                .option("seed", \.seed, value: "S", help: "Seed of the word replacements: the same seed and trace give the same output. Keep it secret.",
+                        .traceSeed),
             ],
             discussion: """
             Every word becomes random letters of the same length, case and script (digits
@@ -26,14 +32,19 @@ extension TraceCommand {
         )
     }
 
-    static func anonymize(_ arguments: ParsedArguments) throws -> Int32 {
-        let command = "trace anonymize"
-        let paths = try positionals(arguments, exactly: 2, "<in> and <out>", command: command)
-        let seed = try seed(arguments, command: command)
-        let out = paths[1]
-        guard out.hasSuffix(".jsonl") || out.hasSuffix(".jsonl.zst") else {
-            throw UsageError(command: command, message: "<out> must name a .jsonl or .jsonl.zst file, not '\(out)'")
+    mutating func validate() throws {
+        guard seed != nil else { throw Self.usage("missing --seed <S> (the same seed gives the same result)") }
+        guard output.hasSuffix(".jsonl") || output.hasSuffix(".jsonl.zst") else {
+            throw Self.usage("<out> must name a .jsonl or .jsonl.zst file, not '\(output)'")
         }
+    }
+
+    func run() throws -> Int32 { try TraceCommand.anonymize([input, output], seed: seed!) }
+}
+
+extension TraceCommand {
+    static func anonymize(_ paths: [String], seed: UInt64) throws -> Int32 {
+        let out = paths[1]
         // Two passes: the first finds the word each typing episode ends as, the second writes.
         var anonymizer = TraceAnonymizer(seed: seed, traceDigest: try ScenarioFingerprint.filesHash([paths[0]]),
                                          language: try TraceFileReader(path: paths[0]).header.language)

@@ -1,13 +1,17 @@
 import Scenarios
 import Sim
 
-extension TraceCommand {
-    static var compareSpec: CommandSpec {
-        CommandSpec(
+/// `keysim trace compare`: two traces' typing figures side by side.
+struct TraceCompareCommand: ParsableCommand {
+    var a = ""
+    var b = ""
+
+    static var configuration: CommandConfiguration<Self> {
+        CommandConfiguration(
             name: "trace compare",
             abstract: "Put two traces' typing figures side by side, with the KS distance of their intervals.",
             usage: "trace compare <a> <b>",
-            arguments: [("<a>", "A trace (.jsonl or .jsonl.zst)."), ("<b>", "Another trace.")],
+            arguments: [.one("<a>", \.a, help: "A trace (.jsonl or .jsonl.zst).", .file), .one("<b>", \.b, help: "Another trace.", .file)],
             discussion: """
             Prints, for each trace, the typing speed, the gaps between edits over 400 ms, 1 s
             and 2 s per 100 words, the characters and words left wrong, and the backspace rate
@@ -18,8 +22,11 @@ extension TraceCommand {
         )
     }
 
-    static func compare(_ arguments: ParsedArguments) throws -> Int32 {
-        let paths = try positionals(arguments, exactly: 2, "<a> and <b>", command: "trace compare")
+    func run() throws -> Int32 { try TraceCommand.compare([a, b]) }
+}
+
+extension TraceCommand {
+    static func compare(_ paths: [String]) throws -> Int32 {
         var fitters: [TypistFitter] = []
         for path in paths {
             var reader = try TraceFileReader(path: path)

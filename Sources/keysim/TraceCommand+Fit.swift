@@ -2,18 +2,28 @@ import Foundation
 import Scenarios
 import Sim
 
-extension TraceCommand {
-    static var fitSpec: CommandSpec {
-        CommandSpec(
+/// `keysim trace fit`: a typist profile fitted to recorded traces, with how well it
+/// reproduces them.
+struct TraceFitCommand: ParsableCommand {
+    var paths: [String] = []
+    var out: String?
+    var name: String?
+    var factor = 10
+    var seed: UInt64 = 1
+
+    static var configuration: CommandConfiguration<Self> {
+        CommandConfiguration(
             name: "trace fit",
             abstract: "Fit a typist profile to recorded traces, and report how well it reproduces them.",
             usage: "trace fit <trace>... --out FILE [--name NAME] [--factor N] [--seed S]",
-            arguments: [("<trace>...", "Recorded traces (.jsonl or .jsonl.zst) of one typist.")],
+            arguments: [.many("<trace>...", \.paths, help: "Recorded traces (.jsonl or .jsonl.zst) of one typist.", missing: "<trace>")],
             options: [
-                OptionSpec(name: "out", value: "FILE", help: "The profile to write (typist.json5), for 'keysim trace synth --typist FILE'."),
-                OptionSpec(name: "name", value: "NAME", help: "The profile's name (default: the output file's name)."),
-                OptionSpec(name: "factor", value: "N", help: "How many times the recorded texts the quality check resynthesises, 1 to 100 (default 10)."),
-                OptionSpec(name: "seed", value: "S", help: "Seed of the resynthesis (default 1)."),
+                .option("out", \.out, value: "FILE", help: "The profile to write (typist.json5), for 'keysim trace synth --typist FILE'.",
+                        .file(endingIn: [".json5", ".json"], "a .json5 file")),
+                .option("name", \.name, value: "NAME", help: "The profile's name (default: the output file's name).", .string),
+                .option("factor", \.factor, value: "N", help: "How many times the recorded texts the quality check resynthesises, 1 to 100 (default 10).",
+                        .integer(in: 1...100)),
+                .option("seed", \.seed, value: "S", help: "Seed of the resynthesis (default 1).", .traceSeed),
             ],
             discussion: """
             Measures the intervals by context (within a word, after punctuation, at word, phrase,
@@ -29,24 +39,24 @@ extension TraceCommand {
         )
     }
 
-    static func fit(_ arguments: ParsedArguments) throws -> Int32 {
-        let command = "trace fit"
-        let paths = try files(arguments, command: command, "<trace>")
-        guard let out = arguments.value("out") else {
-            throw UsageError(command: command, message: "missing --out <FILE> (the profile to write, typist.json5)")
-        }
-        guard out.hasSuffix(".json5") || out.hasSuffix(".json") else {
-            throw UsageError(command: command, message: "--out must name a .json5 file, not '\(out)'")
-        }
-        let factor = try arguments.integer("factor", in: 1...100) ?? 10
-        let seed: UInt64 = arguments.value("seed") == nil ? 1 : try Self.seed(arguments, command: command)
+    mutating func validate() throws {
+        guard out != nil else { throw Self.usage("missing --out <FILE> (the profile to write, typist.json5)") }
+    }
+
+    func run() throws -> Int32 {
+        try TraceCommand.fit(paths, out: out!, name: name, factor: factor, seed: seed)
+    }
+}
+
+extension TraceCommand {
+    static func fit(_ paths: [String], out: String, name: String?, factor: Int, seed: UInt64) throws -> Int32 {
         var fitter = TypistFitter()
         for path in paths {
             var reader = try TraceFileReader(path: path)
             fitter.begin(reader.header)
             while let event = try reader.nextEvent() { fitter.add(event) }
         }
-        let fit = fitter.fit(name: arguments.value("name") ?? baseName(out))
+        let fit = fitter.fit(name: name ?? baseName(out))
         var profile = fit.profile
         profile.source = "keysim trace fit " + paths.map(TraceCommand.fileName).joined(separator: " ")
         let quality = TypistFitQuality.evaluate(fitter, profile: profile, factor: factor, seed: seed)

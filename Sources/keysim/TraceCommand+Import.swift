@@ -2,17 +2,25 @@ import Foundation
 import Scenarios
 import Sim
 
-extension TraceCommand {
-    static var importSpec: CommandSpec {
-        CommandSpec(
+/// `keysim trace import`: keystroke files of a public typing dataset as traces.
+struct TraceImportCommand: ParsableCommand {
+    var paths: [String] = []
+    var format: Aalto136MImporter.Format?
+    var outDir = "."
+    var zstd = false
+
+    static var configuration: CommandConfiguration<Self> {
+        CommandConfiguration(
             name: "trace import",
             abstract: "Convert keystroke files of a public typing dataset into traces.",
             usage: "trace import --format aalto136m|typing37k <file>... [--out-dir DIR] [--zstd]",
-            arguments: [("<file>...", "Keystroke files of the dataset, such as 12345_keystrokes.txt.")],
+            // Counted in validate(): a missing --format is the first thing to say.
+            arguments: [.many("<file>...", \.paths, help: "Keystroke files of the dataset, such as 12345_keystrokes.txt.", minimum: 0)],
             options: [
-                OptionSpec(name: "format", value: "NAME", help: "The dataset: aalto136m (the 136M Keystrokes dataset, desktop) or typing37k (its mobile counterpart, the header row optional); both tab-separated."),
-                OptionSpec(name: "out-dir", value: "DIR", help: "Folder for the traces (default: the current folder)."),
-                OptionSpec(name: "zstd", value: nil, help: "Write .jsonl.zst instead of .jsonl."),
+                .option("format", \.format, value: "NAME", help: "The dataset: aalto136m (the 136M Keystrokes dataset, desktop) or typing37k (its mobile counterpart, the header row optional); both tab-separated.",
+                        .dataset),
+                .option("out-dir", \.outDir, value: "DIR", help: "Folder for the traces (default: the current folder).", .directory),
+                .flag("zstd", \.zstd, help: "Write .jsonl.zst instead of .jsonl."),
             ],
             discussion: """
             One trace per file, named after it (12345_keystrokes.txt → 12345_keystrokes.jsonl).
@@ -28,24 +36,25 @@ extension TraceCommand {
         )
     }
 
-    static func importFiles(_ arguments: ParsedArguments) throws -> Int32 {
-        let command = "trace import"
-        guard let format = arguments.value("format") else {
-            throw UsageError(command: command, message: "missing --format <NAME> (aalto136m or typing37k)")
-        }
-        guard let dataset = Aalto136MImporter.Format(rawValue: format) else {
-            throw UsageError(command: command, message: "unknown --format '\(format)' (expected aalto136m or typing37k)")
-        }
-        let paths = try files(arguments, command: command, "<file>")
-        var folder = arguments.value("out-dir") ?? "."
+    mutating func validate() throws {
+        guard format != nil else { throw Self.usage("missing --format <NAME> (aalto136m or typing37k)") }
+        guard !paths.isEmpty else { throw Self.usage("missing <file>") }
+    }
+
+    func run() throws -> Int32 { try TraceCommand.importFiles(paths, dataset: format!, outDir: outDir, zstd: zstd) }
+}
+
+extension TraceCommand {
+    static func importFiles(_ paths: [String], dataset: Aalto136MImporter.Format, outDir: String, zstd: Bool) throws -> Int32 {
+        var folder = outDir
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw UsageError(command: command, message: "--out-dir '\(folder)' is not an existing folder")
+            throw UsageError(command: "trace import", message: "--out-dir '\(folder)' is not an existing folder")
         }
         if !folder.hasSuffix("/") { folder += "/" }
-        let outputs = paths.map { folder + baseName($0) + (arguments.flag("zstd") ? ".jsonl.zst" : ".jsonl") }
+        let outputs = paths.map { folder + baseName($0) + (zstd ? ".jsonl.zst" : ".jsonl") }
         for (index, output) in outputs.enumerated() where outputs[..<index].contains(output) {
-            throw UsageError(command: command, message: "two inputs would both be written to '\(output)'")
+            throw UsageError(command: "trace import", message: "two inputs would both be written to '\(output)'")
         }
 
         var failed = 0

@@ -3,15 +3,19 @@ import Report
 import Scenarios
 import Sim
 
-extension TraceCommand {
-    static var statsSpec: CommandSpec {
-        CommandSpec(
+/// `keysim trace stats`: a summary of each trace, as a table or JSON.
+struct TraceStatsCommand: ParsableCommand {
+    var paths: [String] = []
+    var json = false
+
+    static var configuration: CommandConfiguration<Self> {
+        CommandConfiguration(
             name: "trace stats",
             abstract: "Summarise traces: events, words, sentences, typing speed, intervals, backspaces, dictation.",
             usage: "trace stats <file>... [--json]",
-            arguments: [("<file>...", "Traces to summarise (.jsonl or .jsonl.zst).")],
+            arguments: [.many("<file>...", \.paths, help: "Traces to summarise (.jsonl or .jsonl.zst).", missing: "<file>")],
             options: [
-                OptionSpec(name: "json", value: nil, help: "Print one JSON object per trace, one a line, instead of a table (schema in docs/json-output.md)."),
+                .flag("json", \.json, help: "Print one JSON object per trace, one a line, instead of a table (schema in docs/json-output.md)."),
             ],
             discussion: """
             Words and sentences are counted in the text the trace types (keys, backspaces,
@@ -25,10 +29,13 @@ extension TraceCommand {
         )
     }
 
+    func run() throws -> Int32 { try TraceCommand.stats(paths, json: json) }
+}
+
+extension TraceCommand {
     static let statsPercentiles: [Double] = [10, 25, 50, 75, 90, 99]
 
-    static func stats(_ arguments: ParsedArguments) throws -> Int32 {
-        let paths = try files(arguments, command: "trace stats", "<file>")
+    static func stats(_ paths: [String], json: Bool) throws -> Int32 {
         // Read everything first: a bad trace prints nothing but its error.
         var results: [(path: String, stats: TraceStatistics)] = []
         for path in paths {
@@ -43,7 +50,7 @@ extension TraceCommand {
             results.append((path, statistics.finished()))
         }
         for (index, result) in results.enumerated() {
-            if arguments.flag("json") {
+            if json {
                 print(statsJSON(result.path, result.stats))
             } else {
                 if index > 0 { print("") }

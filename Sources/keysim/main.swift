@@ -2,76 +2,78 @@ import Foundation
 import Report
 import Scenarios
 
-/// The subcommands, in the order `keysim --help` lists them.
-let commands: [(spec: CommandSpec, run: (ParsedArguments) throws -> Int32)] = [
-    (RunCommand.spec, RunCommand.run),
-    (CompareCommand.spec, CompareCommand.run),
-    (GateCommand.spec, GateCommand.run),
-    (SweepCommand.spec, SweepCommand.run),
-    (ReportCommand.spec, ReportCommand.run),
-    (MergeCommand.spec, MergeCommand.run),
-    (TraceCommand.spec, TraceCommand.run),
-    (DictCommand.spec, DictCommand.run),
-    (CalibrateCommand.spec, CalibrateCommand.run),
-    (CompletionsCommand.spec, CompletionsCommand.run),
-]
-
-let toolHelp = """
-OVERVIEW: keysim — a deterministic discrete-event simulator of AI phone keyboards.
-
-Replays recorded keystroke and audio traces against models of the keyboard extension's
-threads, the local checker, the debounce timers in front of a cloud LLM, the network, the
-underline protocol and the dictation pipeline; checks the 10 ms key, 200 ms suggestion and
-100 ms dictation budgets; and writes every measurement to a SQLite report.
-
-USAGE: keysim <command> [options]
-
-COMMANDS:
-\(commands.map { "  " + commandColumn($0.spec.name) + $0.spec.abstract }.joined(separator: "\n"))
-
-Run 'keysim <command> --help' for a command's options; 'keysim --version' prints the version.
-Exit codes: 0 ok, 1 a checked budget or gate failed, 2 bad input or usage.
-
-"""
-
-@MainActor func main() -> Int32 {
-    var arguments = Array(CommandLine.arguments.dropFirst())
-    guard let name = arguments.first, name != "--help", name != "-h", name != "help" else {
-        print(toolHelp, terminator: "")
-        return arguments.isEmpty ? 2 : 0
+/// The tool: its commands in the order `keysim --help` lists them, and the dispatch from
+/// the command line to one of them.
+enum Keysim {
+    /// The commands and groups of subcommands, in the order `keysim --help` lists them.
+    static var entries: [ToolEntry] {
+        [
+            .command(AnyCommand(RunCommand.self)),
+            .command(AnyCommand(CompareCommand.self)),
+            .command(AnyCommand(GateCommand.self)),
+            .command(AnyCommand(SweepCommand.self)),
+            .command(AnyCommand(ReportCommand.self)),
+            .command(AnyCommand(MergeCommand.self)),
+            .group(TraceCommand.group),
+            .group(DictCommand.group),
+            .command(AnyCommand(CalibrateCommand.self)),
+            .command(AnyCommand(CompletionsCommand.self)),
+        ]
     }
-    if name == "--version" {
-        print("keysim \(KeysimVersion.current)")
-        return 0
+
+    /// `keysim --help`.
+    static var help: String {
+        let entries = entries
+        let width = entries.map(\.help.name.count).max()! + 1
+        let rows = entries.map { "  " + $0.help.name.padding(toLength: max(width, $0.help.name.count + 1), withPad: " ", startingAt: 0) + $0.help.abstract }
+        return """
+        OVERVIEW: keysim — a deterministic discrete-event simulator of AI phone keyboards.
+
+        Replays recorded keystroke and audio traces against models of the keyboard extension's
+        threads, the local checker, the debounce timers in front of a cloud LLM, the network, the
+        underline protocol and the dictation pipeline; checks the 10 ms key, 200 ms suggestion and
+        100 ms dictation budgets; and writes every measurement to a SQLite report.
+
+        USAGE: keysim <command> [options]
+
+        COMMANDS:
+        \(rows.joined(separator: "\n"))
+
+        Run 'keysim <command> --help' for a command's options; 'keysim --version' prints the version.
+        Exit codes: 0 ok, 1 a checked budget or gate failed, 2 bad input or usage.
+
+        """
     }
-    arguments.removeFirst()
-    // A subcommand's spec is named with both words ("trace synth"), so that its usage
-    // errors name it and point at its own --help; commands are found by the first word.
-    guard let command = commands.first(where: { $0.spec.name.prefix(while: { $0 != " " }) == name }) else {
-        printError("keysim: error: unknown command '\(name)'; run 'keysim --help' for the list")
-        return 2
-    }
-    do {
-        let parsed = try ParsedArguments(arguments, spec: command.spec)
-        if parsed.wantsHelp {
-            print(command.spec.help, terminator: "")
+
+    /// Runs the command line `arguments` (without the program's name); returns the exit code.
+    static func main(_ arguments: [String]) -> Int32 {
+        guard let name = arguments.first, name != "--help", name != "-h", name != "help" else {
+            print(help, terminator: "")
+            return arguments.isEmpty ? 2 : 0
+        }
+        if name == "--version" {
+            print("keysim \(KeysimVersion.current)")
             return 0
         }
-        return try command.run(parsed)
-    } catch let error as UsageError {
-        printError("keysim \(error.command): error: \(error.message)")
-        printError("Usage: keysim \(command.spec.usage)  (see 'keysim \(error.command) --help')")
-        return 2
-    } catch {
-        printError("\(error)")
-        return 2
+        let entries = entries
+        guard let entry = entries.first(where: { $0.name == name }) else {
+            let hint = NameSuggester.suggestion(for: name, among: entries.map(\.name)).map { "did you mean '\($0)'?" }
+                ?? "run 'keysim --help' for the list"
+            printError("keysim: error: unknown command \(NameSuggester.quoted(name)); \(hint)")
+            return 2
+        }
+        let (command, rest) = entry.resolve(Array(arguments.dropFirst()))
+        do {
+            return try command.execute(rest)
+        } catch let error as UsageError {
+            printError("keysim \(error.command): error: \(error.message)")
+            printError("Usage: keysim \(command.help.usage)  (see 'keysim \(error.command) --help')")
+            return 2
+        } catch {
+            printError("\(error)")
+            return 2
+        }
     }
-}
-
-/// A command's name padded to the column of the abstracts: one space past the longest name.
-@MainActor func commandColumn(_ name: String) -> String {
-    let width = commands.map(\.spec.name.count).max()! + 1
-    return name.padding(toLength: max(width, name.count + 1), withPad: " ", startingAt: 0)
 }
 
 /// Writes a line to standard error.
@@ -79,4 +81,4 @@ func printError(_ message: String) {
     FileHandle.standardError.write(Data((message + "\n").utf8))
 }
 
-exit(main())
+exit(Keysim.main(Array(CommandLine.arguments.dropFirst())))

@@ -72,6 +72,70 @@ final class CompletionsTests: XCTestCase {
         XCTAssertTrue(bad.stderr.contains("unknown shell 'tcsh'; expected one of: bash, zsh, fish"), bad.stderr)
     }
 
+    /// Option values complete from the declarations: formats, detail levels, typists,
+    /// shells and datasets from their lists, `--policy` from the scenario on the command
+    /// line, paths from files. Bash runs its script for real; zsh and fish are read as text
+    /// (and run where installed, above).
+    func testOptionValuesComplete() throws {
+        let folder = try TemporaryFolder()
+        let script = try folder.write("keysim.bash", try runKeysim(["completions", "bash"]).stdout)
+        try folder.write("chapter.txt", "x")
+        let keysim = KeysimProcess.executable.path
+        let scenario = KeysimProcess.packageRoot.appendingPathComponent("scenarios/default.json5").path
+        func complete(_ words: [String]) throws -> String {
+            let quoted = ([keysim] + words).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+            let result = try runKeysim(["-c", "source \(script) && COMP_WORDS=(\(quoted)) && COMP_CWORD=\(words.count) && { _keysim; echo \"${COMPREPLY[*]}\"; }"],
+                                       in: folder.url, executable: URL(fileURLWithPath: "/bin/bash"))
+            XCTAssertEqual(result.status, 0, result.stderr)
+            return result.stdout.trimmingCharacters(in: .newlines)
+        }
+        let cases: [([String], String)] = [
+            (["run", scenario, "--detail", ""], "summary default full"),
+            (["sweep", scenario, "--detail", "f"], "full"),
+            (["run", scenario, "--detail", "=", "s"], "summary"),
+            (["report", "r.sqlite", "--format", "c"], "csv chrome-trace"),
+            (["trace", "synth", "--typist", "c"], "chat copying chapter.txt"),
+            (["trace", "import", "--format", ""], "aalto136m typing37k"),
+            (["calibrate", "x.csv", "--kind", "shifted-g"], "shifted-gamma"),
+            (["completions", ""], "bash zsh fish"),
+            (["trace", "f"], "fit"),
+            (["run", scenario, "--policy", ""], "seed fixed-1s"),
+            (["run", "--seed", "3", "--db", "r.sqlite", scenario, "--policy", "f"], "fixed-1s"),
+            (["compare", scenario, "--policy", "seed", "--policy", ""], "seed fixed-1s"),
+            (["gate", "--rules", "rules.json5", scenario, "--policy", "s"], "seed"),
+            (["run", "missing.json5", "--policy", ""], ""),
+            (["run", scenario, "--db", "cha"], "chapter.txt"),
+            (["run", scenario, "--seed", ""], ""),
+            (["gate", "--ju"], "--junit"),
+        ]
+        for (words, expected) in cases {
+            XCTAssertEqual(try complete(words), expected, "\(words)")
+        }
+
+        let zsh = try runKeysim(["completions", "zsh"]).stdout
+        for line in ["'--detail[How much the report keeps: summary, default or full (default: the scenario'\\''s detail, else default).]:LEVEL:(summary default full)'",
+                     "'--format[md (default), csv, json, html or chrome-trace.]:FORMAT:(md csv json html chrome-trace)'",
+                     ":PRESET|FILE:{_keysim_words_or_files chat email copying}'", ":NAME:_keysim_policies'",
+                     "'--out-dir[Folder for the traces (default: the current folder).]:DIR:_files -/'",
+                     "'1:shell:(bash zsh fish)'",
+                     "policies=(${(f)\"$($keysim completions --policies-of ${(Q)line[1]} 2>/dev/null)\"})"] {
+            XCTAssertTrue(zsh.contains(line), "zsh: \(line)")
+        }
+        let fish = try runKeysim(["completions", "fish"]).stdout
+        for line in ["complete -c keysim -n '__fish_seen_subcommand_from run' -l detail -r -f -a 'summary default full' -d ",
+                     "complete -c keysim -n '__fish_seen_subcommand_from report' -l format -r -f -a 'md csv json html chrome-trace' -d ",
+                     "-l typist -r -F -a 'chat email copying' -d ",
+                     "complete -c keysim -n '__fish_seen_subcommand_from run' -l policy -r -f -a '(__keysim_policies --seed --replications --max-replications --precision --jobs --db --policy --set --detail --shard)' -d ",
+                     "complete -c keysim -f -n '__fish_seen_subcommand_from completions' -a 'bash zsh fish'",
+                     "            $tokens[1] completions --policies-of $token 2>/dev/null"] {
+            XCTAssertTrue(fish.contains(line), "fish: \(line)")
+        }
+        // The hidden helper the scripts call: not in help, not completed, errors exit 2.
+        XCTAssertEqual(try runKeysim(["completions", "--policies-of", "scenarios/default.json5"]).stdout, "seed\nfixed-1s\n")
+        XCTAssertFalse(try runKeysim(["completions", "--help"]).stdout.contains("policies-of"))
+        XCTAssertEqual(try runKeysim(["completions", "--policies-of", "nowhere.json5"]).status, 2)
+    }
+
     /// The `--name` options of a help text.
     func options(_ help: String) throws -> [String] {
         guard let section = help.components(separatedBy: "OPTIONS:\n").dropFirst().first else { return [] }

@@ -55,7 +55,7 @@ final class DictationConfigTests: XCTestCase {
         XCTAssertEqual(error("{ micPolicy: \"off\" }"),
                        "s.json5:1:14: error: dictation.micPolicy: unknown value 'off'; expected one of: keepOn, pauseBetweenDictations")
         XCTAssertEqual(error("{ engine: \"gpu\" }"),
-                       "s.json5:1:11: error: dictation.engine: unknown value 'gpu'; expected one of: neuralEngine, cpu")
+                       "s.json5:1:11: error: dictation.engine: unknown value 'gpu'; expected one of: neuralEngine, cpu; did you mean 'cpu'?")
         XCTAssertEqual(error("{\n  preRolMs: 400 }"),
                        "s.json5:2:13: error: dictation.preRolMs: unknown field 'preRolMs'; did you mean 'preRollMs'?")
         XCTAssertEqual(error("{ modelLoad: { ane: 1 } }"),

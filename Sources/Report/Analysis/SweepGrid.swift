@@ -15,69 +15,19 @@ public struct SweepParameter: Sendable, Equatable {
     }
 
     /// Parses `PATH=SPEC`: a range `LOW..HIGH/STEP` (both ends included), a list `A,B,C`,
-    /// or a single value (an object or array in JSON5 is one value, commas and all).
+    /// or a single value, in the grammar of `ScenarioLoader.Override.parseValues`.
     /// - Throws: `SweepGridError` for a missing path, an empty range or list, a bad number.
     public static func parse(_ text: String) throws(SweepGridError) -> SweepParameter {
-        guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
-            throw SweepGridError("--set needs PATH=VALUES, such as debounce.otherwiseMs=250..5000/250, not '\(text)'")
+        do {
+            let (path, values) = try ScenarioLoader.Override.parseValues(text)
+            return SweepParameter(path: path, values: values)
+        } catch {
+            throw SweepGridError(error.message)
         }
-        let path = String(text[..<equals])
-        let spec = String(text[text.index(after: equals)...]).trimmingSpaces
-        guard !path.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty) else {
-            throw SweepGridError("--set \(text): '\(path)' is not a field path such as debounce.otherwiseMs")
-        }
-        guard !spec.isEmpty else { throw SweepGridError("--set \(path)= needs a value, a list A,B,C or a range LOW..HIGH/STEP") }
-        if spec.hasPrefix("{") || spec.hasPrefix("[") || spec.hasPrefix("\"") || spec.hasPrefix("'") {
-            return SweepParameter(path: path, values: [value(spec)])
-        }
-        if spec.contains("..") { return SweepParameter(path: path, values: try range(spec, path: path)) }
-        if spec.contains(",") {
-            let items = spec.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingSpaces }
-            guard !items.contains(where: \.isEmpty) else {
-                throw SweepGridError("--set \(path)=\(spec): the list has an empty item")
-            }
-            return SweepParameter(path: path, values: items.map(value))
-        }
-        return SweepParameter(path: path, values: [value(spec)])
     }
 
     /// The most values one parameter may take.
-    public static let valuesMax = 10_000
-
-    private static func range(_ spec: String, path: String) throws(SweepGridError) -> [ConfigValue] {
-        let bounds = spec.components(separatedBy: "..")
-        let tail = bounds.count == 2 ? bounds[1].split(separator: "/", omittingEmptySubsequences: false) : []
-        guard bounds.count == 2, tail.count <= 2 else {
-            throw SweepGridError("--set \(path)=\(spec): a range is LOW..HIGH/STEP, such as 250..5000/250")
-        }
-        guard tail.count == 2 else {
-            throw SweepGridError("--set \(path)=\(spec): the range needs a step, such as \(spec)/\(bounds[0].isEmpty ? "1" : "STEP")")
-        }
-        guard let low = Double(bounds[0].trimmingSpaces), let high = Double(String(tail[0]).trimmingSpaces),
-              let step = Double(String(tail[1]).trimmingSpaces), low.isFinite, high.isFinite, step.isFinite else {
-            throw SweepGridError("--set \(path)=\(spec): LOW, HIGH and STEP must be numbers")
-        }
-        guard step > 0 else { throw SweepGridError("--set \(path)=\(spec): the step must be greater than zero") }
-        guard high >= low else {
-            throw SweepGridError("--set \(path)=\(spec): empty range (\(JSONText.number(high)) is below \(JSONText.number(low)))")
-        }
-        // A small tolerance keeps 0.1..0.3/0.1 from losing its last value to rounding.
-        let steps = ((high - low) / step * (1 + 1e-12)).rounded(.down)
-        guard steps < Double(valuesMax) else {
-            throw SweepGridError("--set \(path)=\(spec): \(Int(steps) + 1) values; at most \(valuesMax) per parameter")
-        }
-        return (0...Int(steps)).map { i in
-            let x = low + Double(i) * step
-            // Print 0.30000000000000004 as 0.3: nine significant decimals are plenty here.
-            let rounded = (x * 1e9).rounded() / 1e9
-            return ConfigValue(.number(rounded))
-        }
-    }
-
-    private static func value(_ text: String) -> ConfigValue {
-        let parsed = (try? JSON5Parser.parse(text)) ?? ConfigValue(.string(text))
-        return parsed.unpositioned
-    }
+    public static let valuesMax = ScenarioLoader.Override.valuesMax
 }
 
 /// The points of a sweep: every combination of the parameters' values, the first
@@ -96,9 +46,12 @@ public struct SweepGrid: Sendable, Equatable {
         for parameter in parameters where !seen.insert(parameter.path).inserted {
             throw SweepGridError("--set \(parameter.path) is given more than once")
         }
+        // Counted in doubles (no overflow) and named only while it is a plain figure: eighty
+        // parameters of 10,000 values each have more points than a double holds.
         let count = parameters.reduce(1.0) { $0 * Double($1.values.count) }
         guard count <= Double(Self.pointsMax) else {
-            throw SweepGridError("the grid has \(Int(count)) points; at most \(Self.pointsMax)")
+            let points = count < 1e15 ? "\(Int(count)) points" : "more than \(Self.pointsMax) points"
+            throw SweepGridError("the grid has \(points); at most \(Self.pointsMax)")
         }
         self.parameters = parameters
     }
@@ -149,14 +102,4 @@ public struct SweepGridError: Error, CustomStringConvertible, Sendable, Equatabl
     /// Creates an error.
     public init(_ message: String) { self.message = message }
     public var description: String { message }
-}
-
-extension String {
-    /// The string without leading and trailing spaces and tabs.
-    var trimmingSpaces: String {
-        var slice = Substring(self)
-        while let first = slice.first, first == " " || first == "\t" { slice.removeFirst() }
-        while let last = slice.last, last == " " || last == "\t" { slice.removeLast() }
-        return String(slice)
-    }
 }

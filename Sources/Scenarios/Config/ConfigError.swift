@@ -25,7 +25,15 @@ public struct ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         let location = line > 0 ? "\(file):\(line):\(column)" : file
-        let field = path.isEmpty ? "" : "\(path): "
+        let field = path.isEmpty ? "" : "\(Self.shortenedPath(path)): "
         return "\(location): error: \(field)\(message)"
+    }
+
+    /// A path whose long keys (a policy or field named with megabytes of text) are shortened
+    /// as `NameSuggester` quotes names, so that the message stays one short line.
+    static func shortenedPath(_ path: String) -> String {
+        guard path.utf8.count > NameSuggester.quotedCharactersMax else { return path }
+        return path.split(separator: ".", omittingEmptySubsequences: false)
+            .map { NameSuggester.shortened(String($0)) }.joined(separator: ".")
     }
 }

@@ -62,31 +62,17 @@ public struct ConfigReader {
     /// Declares keys that are read elsewhere (so `finish()` accepts them).
     public mutating func allow(_ keys: String...) { known.append(contentsOf: keys) }
 
-    /// Throws for the first member that was never asked for, naming the accepted ones.
+    /// Throws for the first member that was never asked for, suggesting the closest known
+    /// field or naming them all. Linear in the length of the unknown name, however long
+    /// (`NameSuggester`), and the message quotes a long name shortened.
     public func finish() throws(ConfigError) {
         for member in members where !known.contains(member.key) {
-            let suggestions = known.filter { Self.closeEnough(member.key, $0) }
-            let hint = suggestions.isEmpty
-                ? "known fields: \(known.sorted().joined(separator: ", "))"
-                : "did you mean '\(suggestions[0])'?"
+            let hint = NameSuggester.suggestion(for: member.key, among: known).map { "did you mean '\($0)'?" }
+                ?? "known fields: \(known.sorted().joined(separator: ", "))"
             throw ConfigError(file: file, line: member.value.line, column: member.value.column,
-                              path: path(of: member.key), message: "unknown field '\(member.key)'; \(hint)")
+                              path: path(of: NameSuggester.shortened(member.key)),
+                              message: "unknown field \(NameSuggester.quoted(member.key)); \(hint)")
         }
-    }
-
-    /// A small edit-distance check for "did you mean".
-    static func closeEnough(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.lowercased()), y = Array(b.lowercased())
-        if x == y { return true }
-        var previous = Array(0...y.count)
-        for i in 1...max(x.count, 1) where !x.isEmpty {
-            var row = [i] + Array(repeating: 0, count: y.count)
-            for j in 1...max(y.count, 1) where !y.isEmpty {
-                row[j] = min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1))
-            }
-            previous = row
-        }
-        return previous[y.count] <= max(1, min(x.count, y.count) / 4)
     }
 }
 
@@ -164,10 +150,20 @@ public struct ConfigField {
         return try Int64(integer(in: Int(range.lowerBound)...Int(range.upperBound)))
     }
 
-    /// A duration given in milliseconds, not negative.
+    /// A duration given in milliseconds: not negative, and at most
+    /// `SimDuration.maxNanoseconds` (2^53 ns, about 104 days), the longest span the clock
+    /// takes and the longest duration a trace may give; a longer one is refused rather than
+    /// silently cut to it.
     public func milliseconds() throws(ConfigError) -> SimDuration {
-        SimDuration(milliseconds: try nonNegative())
+        let x = try nonNegative()
+        guard x <= Self.millisecondsMax else {
+            throw error("must be at most \(Self.format(Self.millisecondsMax)) ms (2^53 ns, about 104 days; got \(Self.format(x)))")
+        }
+        return SimDuration(milliseconds: x)
     }
+
+    /// The longest duration in milliseconds a field takes: `SimDuration.maxNanoseconds`.
+    public static let millisecondsMax = Double(SimDuration.maxNanoseconds) / 1e6
 
     /// A string.
     public func string() throws(ConfigError) -> String {
@@ -185,7 +181,8 @@ public struct ConfigField {
     public func oneOf(_ choices: [String]) throws(ConfigError) -> String {
         let s = try string()
         guard choices.contains(s) else {
-            throw error("unknown value '\(s)'; expected one of: \(choices.joined(separator: ", "))")
+            throw error("unknown value \(NameSuggester.quoted(s)); expected one of: \(choices.joined(separator: ", "))"
+                        + NameSuggester.hint(for: s, among: choices))
         }
         return s
     }
