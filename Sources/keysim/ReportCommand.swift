@@ -2,18 +2,18 @@ import Foundation
 import Report
 import Scenarios
 
-/// `keysim report`: export a report file as Markdown, CSV, JSON, HTML or a Chrome trace.
+/// `keysim report`: export a report file as Markdown, CSV, JSON, HTML or a Chrome or Perfetto trace.
 enum ReportCommand {
-    static let formats = ["md", "csv", "json", "html", "chrome-trace"]
+    static let formats = ["md", "csv", "json", "html", "chrome-trace", "perfetto"]
 
     static let spec = CommandSpec(
         name: "report",
-        abstract: "Export a report: Markdown, CSV, JSON, a self-contained HTML page, or a Chrome trace of one run.",
-        usage: "report <db> [--format md|csv|json|html|chrome-trace] [--run ID] [--out PATH] [--include-text]",
+        abstract: "Export a report: Markdown, CSV, JSON, a self-contained HTML page, or a Chrome or Perfetto trace of one run.",
+        usage: "report <db> [--format md|csv|json|html|chrome-trace|perfetto] [--run ID] [--out PATH] [--include-text]",
         arguments: [("<db>", "A keysim report file, such as keysim-report.sqlite.")],
         options: [
-            OptionSpec(name: "format", value: "FORMAT", help: "md (default), csv, json, html or chrome-trace."),
-            OptionSpec(name: "run", value: "ID", help: "Only this run (runs.run_id); chrome-trace: the run to draw (default: the first)."),
+            OptionSpec(name: "format", value: "FORMAT", help: "md (default), csv, json, html, chrome-trace or perfetto."),
+            OptionSpec(name: "run", value: "ID", help: "Only this run (runs.run_id); chrome-trace, perfetto: the run to draw (default: the first)."),
             OptionSpec(name: "out", value: "PATH", help: "Write to this file (a folder for csv) instead of standard output."),
             OptionSpec(name: "include-text", value: nil, help: "Include typed text (columns named text or *_text); left out by default."),
         ],
@@ -22,7 +22,8 @@ enum ReportCommand {
         into the --out folder; json holds every table and view; html is one page with no
         scripts and no network access, with latency CDFs and histograms against their budgets,
         the comparisons and the sweep charts; chrome-trace is one replication's timeline as
-        Chrome Trace Event JSON (open it in Perfetto UI, ui.perfetto.dev, or chrome://tracing).
+        Chrome Trace Event JSON (open it in Perfetto UI, ui.perfetto.dev, or chrome://tracing);
+        perfetto is the same timeline as a native Perfetto trace (.pftrace, binary protobuf).
         The report file is opened read-only. Text a user typed is never exported unless
         --include-text is given.
         """
@@ -57,6 +58,7 @@ enum ReportCommand {
         case "json": try TableExporter.json(store, options: options, to: output)
         case "html": try HTMLExporter.write(store, options: options, to: output)
         case "chrome-trace": try ChromeTraceExporter.write(store, options: options, to: output)
+        case "perfetto": try PerfettoExporter.export(store: store, runID: runID, to: output)
         default: try MarkdownExporter.write(try ReportDigest(store, options: options), to: output)
         }
         return 0
