@@ -34,6 +34,7 @@ enum GateCommand {
     )
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
+        let started = Date()
         let paired = try PairedJob(arguments)
         let choice = try ReplicationOptions.parse(arguments)
         let threads = try JobOptions.threads(arguments)
@@ -60,7 +61,7 @@ enum GateCommand {
         let gate = try Gate(comparison: comparison, rules: rules, baseline: baseline, candidate: candidate)
 
         if let path = arguments.value("junit") {
-            try AtomicFileWriter.write(gate.junit(seed: paired.seed, replications: resolved.replications), to: path)
+            try AtomicFileWriter.write(gate.junit(seed: paired.seed, replications: resolved.replications, run: JUnitRun(startedAt: started)), to: path)
         }
         if let path = arguments.value("summary") {
             try append(gate.markdown(seed: paired.seed, replications: resolved.replications, comparison: comparison), to: path)

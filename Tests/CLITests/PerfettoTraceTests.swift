@@ -192,31 +192,9 @@ final class PerfettoTraceTests: XCTestCase {
         XCTAssertEqual(flow.steps[5].ts, underline[3].integerValueForTest)
     }
 
-    /// Runs `Perfetto/decode_pftrace.py` on `path`. A missing `python3` or `perfetto` module
-    /// fails the test with what to install: CI installs both (`.ci/run`).
+    /// Runs `Perfetto/decode_pftrace.py` on `path`: the decoded trace's summary.
     static func decode(_ path: String) throws -> Summary {
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Perfetto/decode_pftrace.py").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script, path]
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        switch process.terminationStatus {
-        case 0: return try JSONDecoder().decode(Summary.self, from: stdout)
-        case 127: throw DecodeFailure(message: "python3 is not installed: the Perfetto trace is checked with Perfetto's Python module")
-        case 2: throw DecodeFailure(message: "\(stderr)install it as .ci/run does: python3 -m pip install perfetto==0.59.1")
-        default: throw DecodeFailure(message: "the trace does not decode as Perfetto reads it:\n\(stderr)")
-        }
-    }
-
-    struct DecodeFailure: Error, CustomStringConvertible {
-        var message: String
-        var description: String { message }
+        try JSONDecoder().decode(Summary.self, from: try PythonScript.run("Perfetto/decode_pftrace.py", [path]))
     }
 }
 
