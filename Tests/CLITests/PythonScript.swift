@@ -13,7 +13,7 @@ enum PythonScript {
     }
 
     /// The packages `.ci/run` installs, as its pip line names them.
-    static let install = "python3 -m pip install perfetto==0.59.1 xmlschema==4.3.2 (as .ci/run does)"
+    static let install = "python3 -m pip install perfetto==0.59.1 xmlschema==4.3.2 pyyaml==6.0.3 (as .ci/run does)"
 
     /// Runs `python3 <tests folder>/script arguments...` and returns its standard output;
     /// throws with its standard error when it exits non-zero.
