@@ -84,7 +84,7 @@ final class GateCommandTests: XCTestCase {
         XCTAssertTrue(result.stdout.contains("\ngate passed: 7 check(s) hold\n"), result.stdout)
         XCTAssertFalse(result.stderr.contains("failed"), result.stderr)
         let junit = try String(contentsOfFile: folder.path("j.xml"), encoding: .utf8)
-        XCTAssertTrue(junit.contains("<testsuites name=\"keysim gate\" tests=\"7\" failures=\"0\" errors=\"0\">"), junit)
+        XCTAssertTrue(junit.contains("<testsuites name=\"keysim gate\" tests=\"7\" failures=\"0\" errors=\"0\" time=\""), junit)
         XCTAssertFalse(junit.contains("<failure"))
     }
 

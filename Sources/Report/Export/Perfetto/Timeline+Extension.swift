@@ -80,13 +80,12 @@ extension Timeline {
         return counter.samples.isEmpty ? [] : [counter]
     }
 
-    /// Appends a sample, replacing the last when it has the same time (only the value after
-    /// every change at an instant is kept).
+    /// Appends a sample where the value changes: a sample at the time of the last replaces it
+    /// (only the value after every change at an instant is kept), and one that repeats the
+    /// value before it is left out.
     private static func append(_ counter: inout Counter, at timeNs: Int64, _ value: Double) {
-        if counter.samples.last?.timeNs == timeNs {
-            counter.samples[counter.samples.count - 1].value = value
-        } else {
-            counter.samples.append(Counter.Sample(timeNs: timeNs, value: value))
-        }
+        if counter.samples.last?.timeNs == timeNs { counter.samples.removeLast() }
+        if counter.samples.last?.value == value { return }
+        counter.samples.append(Counter.Sample(timeNs: timeNs, value: value))
     }
 }
