@@ -62,6 +62,10 @@ final class PerfettoTraceTests: XCTestCase {
         let export = try runKeysim(["report", db, "--format", "perfetto", "--out", tracePath])
         XCTAssertEqual(export.status, 0, export.stderr)
         XCTAssertEqual(export.stdout, "")
+        // The same report gives the same bytes.
+        let again = try runKeysim(["report", db, "--format", "perfetto", "--run", "1", "--out", folder.path("again.pftrace")])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: tracePath)), try Data(contentsOf: URL(fileURLWithPath: folder.path("again.pftrace"))))
         let summary = try Self.decode(tracePath)
         let store = try ReportStore(path: db, readOnly: true)
         func count(_ sql: String) throws -> Int { Int(try store.database.query(sql)[0][0].integerValueForTest) }
