@@ -68,6 +68,7 @@ final class CIWorkflowTests: XCTestCase {
         let gate = try index { ($0["run"] as? String) == "docs/ci/gate.sh" }
         let publish = try index { ($0["uses"] as? String)?.hasPrefix("mikepenz/action-junit-report@") ?? false }
         XCTAssertTrue((steps[publish]["if"] as? String)?.contains("github.event.pull_request.head.repo.full_name == github.repository") ?? false)
+        XCTAssertEqual((steps[publish]["with"] as? [String: Any])?["comment"] as? Bool, true, "the comment is what pull-requests: write is for")
         XCTAssertEqual([version, cache, build, gate, publish], [version, cache, build, gate, publish].sorted(), "steps in order")
     }
 
