@@ -51,6 +51,7 @@ struct GateCommand: PairedCommand {
     }
 
     func run() throws -> Int32 {
+        let started = Date()
         let plan = try plan()
         // No --shard: the verdict needs every pair, so the report is the whole job's.
         let report = job.report(shard: .whole)
@@ -73,7 +74,7 @@ struct GateCommand: PairedCommand {
         let gate = try Gate(comparison: comparison, rules: rules, baseline: baseline, candidate: candidate)
 
         if let junit {
-            try AtomicFileWriter.write(gate.junit(seed: plan.seed, replications: resolved.replications), to: junit)
+            try AtomicFileWriter.write(gate.junit(seed: plan.seed, replications: resolved.replications, run: JUnitRun(startedAt: started)), to: junit)
         }
         if let summary {
             try Self.append(gate.markdown(seed: plan.seed, replications: resolved.replications, comparison: comparison), to: summary)

@@ -52,6 +52,20 @@ final class GateCommandTests: XCTestCase {
             XCTAssertTrue(figures.contains(line), "missing '\(line)' in \(figures)")
         }
 
+        // When, where and how long: on the suite only, so nothing else loses determinism.
+        XCTAssertEqual(suites[0].attribute(forName: "hostname")?.stringValue, ProcessInfo.processInfo.hostName)
+        let timestamp = try XCTUnwrap(suites[0].attribute(forName: "timestamp")?.stringValue)
+        XCTAssertNotNil(timestamp.range(of: #"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$"#, options: .regularExpression), timestamp)
+        let seconds = try XCTUnwrap(Double(try XCTUnwrap(suites[0].attribute(forName: "time")?.stringValue)))
+        XCTAssertGreaterThan(seconds, 0)
+        XCTAssertEqual(root.attribute(forName: "time")?.stringValue, suites[0].attribute(forName: "time")?.stringValue)
+        // A budget nothing was measured against is skipped, not passed.
+        let skipped = cases.filter { !$0.elements(forName: "skipped").isEmpty }
+        XCTAssertEqual(suites[0].attribute(forName: "skipped")?.stringValue, "\(skipped.count)")
+        XCTAssertEqual(skipped.map { $0.attribute(forName: "name")?.stringValue ?? "" }, ["budget dictation-stop-to-text: at most 5.0% over 100 ms"])
+        XCTAssertEqual(skipped.first?.elements(forName: "skipped").first?.attribute(forName: "message")?.stringValue, "no samples in the candidate's runs")
+        PythonScript.validateJUnit([junit])
+
         let markdown = try String(contentsOfFile: summary, encoding: .utf8)
         XCTAssertTrue(markdown.hasPrefix("### keysim gate ❌ failed: "), markdown)
         XCTAssertTrue(markdown.contains("| **FAIL** | key_latency_p99_ms at most 0.25 ms worse than the baseline (95% confidence) | "), markdown)
@@ -70,7 +84,7 @@ final class GateCommandTests: XCTestCase {
         XCTAssertTrue(result.stdout.contains("\ngate passed: 7 check(s) hold\n"), result.stdout)
         XCTAssertFalse(result.stderr.contains("failed"), result.stderr)
         let junit = try String(contentsOfFile: folder.path("j.xml"), encoding: .utf8)
-        XCTAssertTrue(junit.contains("<testsuites name=\"keysim gate\" tests=\"7\" failures=\"0\" errors=\"0\">"), junit)
+        XCTAssertTrue(junit.contains("<testsuites name=\"keysim gate\" tests=\"7\" failures=\"0\" errors=\"0\" time=\""), junit)
         XCTAssertFalse(junit.contains("<failure"))
     }
 

@@ -148,5 +148,32 @@ final class ExportTests: XCTestCase {
         let firstKey = slices.filter { $0["cat"] as? String == "key" }.compactMap { $0["ts"] as? Double }.min()
         XCTAssertEqual(firstKey, Double(firstTouch) / 1000)
         XCTAssertEqual((document["otherData"] as? [String: Any])?["run_id"] as? Int, 1)
+
+        // Instants: where each request's timer fired.
+        let fires = events.filter { $0["ph"] as? String == "i" && $0["cat"] as? String == "timer" }
+        XCTAssertEqual(fires.count, Int(try store.database.query("SELECT COUNT(*) FROM requests WHERE run_id = 1")[0][0].integerValue))
+        // Flows: each key's chain starts (`s`) at its key, passes (`t`) its tasks and ends
+        // (`f`) at its last stage; every flow event sits at the start of a slice of its track
+        // (so a viewer binds it there), and a flow runs forward in time.
+        let flowEvents = events.filter { ["s", "t", "f"].contains($0["ph"] as? String) }
+        let byFlow = Dictionary(grouping: flowEvents) { $0["id"] as? Int ?? -1 }
+        XCTAssertEqual(flowEvents.filter { $0["ph"] as? String == "s" }.count, byFlow.count)
+        XCTAssertEqual(flowEvents.filter { $0["ph"] as? String == "f" }.count, byFlow.count)
+        XCTAssertTrue(flowEvents.filter { $0["ph"] as? String == "f" }.allSatisfy { $0["bp"] as? String == "e" })
+        XCTAssertEqual(byFlow.values.filter { $0.first?["name"] as? String == "key → suggestions" }.count, Int(keys))
+        let starts = Set(events.filter { ["X", "i"].contains($0["ph"] as? String) }.compactMap { event -> String? in
+            guard let tid = event["tid"] as? Int, let ts = event["ts"] as? Double else { return nil }
+            return "\(tid)@\(ts)"
+        })
+        for (id, steps) in byFlow {
+            XCTAssertEqual(steps.map { $0["ph"] as? String ?? "" }, ["s"] + Array(repeating: "t", count: steps.count - 2) + ["f"], "flow \(id)")
+            let times = steps.compactMap { $0["ts"] as? Double }
+            XCTAssertEqual(times, times.sorted(), "flow \(id)")
+            for step in steps {
+                XCTAssertTrue(starts.contains("\(step["tid"] as? Int ?? -1)@\(step["ts"] as? Double ?? -1)"), "flow \(id) binds to no slice")
+            }
+        }
+        let firstChain = try XCTUnwrap(byFlow.values.first { ($0.first?["ts"] as? Double) == Double(firstTouch) / 1000 })
+        XCTAssertEqual(firstChain.count, 5, "touch → key task → lookup → re-rank → draw")
     }
 }

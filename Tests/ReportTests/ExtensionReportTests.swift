@@ -44,8 +44,11 @@ final class ExtensionReportTests: XCTestCase {
         try ChromeTraceExporter.write(store, options: ExportOptions(runID: 1), to: try ReportOutput.file(path))
         let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
         let events = try XCTUnwrap(document["traceEvents"] as? [[String: Any]])
-        let counters = events.filter { $0["ph"] as? String == "C" }
-        XCTAssertEqual(counters.count, Int(try count(store, "SELECT COUNT(*) FROM memory_events WHERE run_id = 1")))
+        // One footprint sample per instant: a counter holds one value at a time.
+        let counters = events.filter { $0["ph"] as? String == "C" && $0["name"] as? String == "memory footprint (MB)" }
+        XCTAssertEqual(counters.count, Int(try count(store, "SELECT COUNT(DISTINCT time_ns) FROM memory_events WHERE run_id = 1")))
+        XCTAssertEqual(events.filter { $0["cat"] as? String == "memory" }.count,
+                       Int(try count(store, "SELECT COUNT(*) FROM memory_events WHERE run_id = 1")), "every change an instant")
         XCTAssertTrue(counters.allSatisfy { ($0["args"] as? [String: Any])?["MB"] is Double })
         XCTAssertEqual(events.filter { $0["cat"] as? String == "kill" }.count, Int(kills))
         XCTAssertGreaterThan(events.filter { $0["cat"] as? String == "download" }.count, 0)

@@ -183,6 +183,31 @@ final class GateTests: XCTestCase {
         let markdown = gate.markdown(seed: 7, replications: 10, comparison: comparison([]))
         XCTAssertTrue(markdown.contains("| **FAIL** | p99 <\"fast\"> & \\| tidy | "), markdown)
     }
+
+    /// Budgets with no samples are skipped, not passed; the run's timestamp, host and wall
+    /// time appear only when given, so a gate's JUnit file is otherwise the same every time.
+    func testJUnitSkipsBudgetsWithoutSamplesAndCarriesTheRunWhenGiven() throws {
+        let empty = BatchSummary(results: [], budgets: Budget.defaults)
+        let gate = try Gate(comparison: comparison([row("key_latency_p99_ms", a: 8, b: 9, halfWidth: 0.1)]),
+                            rules: [GateRule(metric: "key_latency_p99_ms", bound: .atMost(100))], baseline: empty, candidate: empty)
+        XCTAssertTrue(gate.passed)
+        let plain = gate.junit(seed: 7, replications: 10)
+        XCTAssertEqual(plain, gate.junit(seed: 7, replications: 10))
+        XCTAssertFalse(plain.contains("time=") || plain.contains("timestamp=") || plain.contains("hostname="), plain)
+        XCTAssertTrue(plain.contains("tests=\"4\" failures=\"0\" errors=\"0\" skipped=\"3\">"), plain)
+        XCTAssertEqual(plain.components(separatedBy: "<skipped message=\"no samples in the candidate's runs\"/>").count - 1, 3, plain)
+        XCTAssertTrue(plain.contains("<testcase name=\"key_latency_p99_ms ≤ 100 ms\" classname=\"keysim.gate.rule\">\n      <system-out>"), plain)
+
+        let run = JUnitRun(timestamp: "2026-01-02T03:04:05Z", hostname: "runner <7>", seconds: 12.3456)
+        let timed = gate.junit(seed: 7, replications: 10, run: run)
+        XCTAssertTrue(timed.contains("<testsuites name=\"keysim gate\" tests=\"4\" failures=\"0\" errors=\"0\" time=\"12.346\">"), timed)
+        XCTAssertTrue(timed.contains("skipped=\"3\" time=\"12.346\" timestamp=\"2026-01-02T03:04:05Z\" hostname=\"runner &lt;7&gt;\">"), timed)
+
+        let start = Date(timeIntervalSince1970: 1_767_323_045)  // 2026-01-02T03:04:05Z
+        let measured = JUnitRun(startedAt: start, now: start.addingTimeInterval(1.5), hostname: "h")
+        XCTAssertEqual(measured, JUnitRun(timestamp: "2026-01-02T03:04:05Z", hostname: "h", seconds: 1.5))
+        XCTAssertEqual(measured.time, "1.500")
+    }
 }
 
 #if canImport(FoundationXML)

@@ -33,6 +33,12 @@ public final class ReportOutput {
         if buffer.count >= Self.bufferSize { try flush() }
     }
 
+    /// Appends raw bytes (a binary format such as a Perfetto trace).
+    public func write(_ bytes: [UInt8]) throws {
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= Self.bufferSize { try flush() }
+    }
+
     /// Writes what is buffered and, for a file, moves it into place.
     public func finish() throws {
         try flush()

@@ -2,15 +2,22 @@ import Foundation
 
 extension Gate {
     /// The gate as JUnit XML: one `testsuites` with one `testsuite`, one `testcase` per rule
-    /// and budget, and a `failure` carrying the measured figures for each check that failed.
-    /// CI systems (GitHub Actions test reporters, GitLab `artifacts:reports:junit`, Jenkins)
-    /// show it as a test run. No timestamps or durations, so the same gate gives the same file.
-    public func junit(seed: UInt64, replications: Int) -> String {
+    /// and budget, a `failure` carrying the measured figures for each check that failed, and
+    /// `skipped` for a budget with no samples in the candidate's runs (nothing was measured
+    /// against it, so it neither passed nor failed). CI systems (GitHub Actions test reporters,
+    /// GitLab `artifacts:reports:junit`, Jenkins) show it as a test run; it validates against
+    /// the Jenkins/Surefire `junit-10.xsd`. With `run`, the suite carries its `timestamp`,
+    /// `hostname` and `time` (the gate's wall-clock seconds); without, the same gate gives the
+    /// same file.
+    public func junit(seed: UInt64, replications: Int, run: JUnitRun? = nil) -> String {
         let failed = failures.count
+        let skipped = checks.filter(Self.isSkipped).count
         let suite = "keysim gate: \(scenarioName): \(candidate) vs \(baseline)"
+        let time = run.map { " time=\"\($0.time)\"" } ?? ""
+        let when = run.map { " timestamp=\(Self.attribute($0.timestamp)) hostname=\(Self.attribute($0.hostname))" } ?? ""
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        xml += "<testsuites name=\"keysim gate\" tests=\"\(checks.count)\" failures=\"\(failed)\" errors=\"0\">\n"
-        xml += "  <testsuite name=\(Self.attribute(suite)) tests=\"\(checks.count)\" failures=\"\(failed)\" errors=\"0\" skipped=\"0\">\n"
+        xml += "<testsuites name=\"keysim gate\" tests=\"\(checks.count)\" failures=\"\(failed)\" errors=\"0\"\(time)>\n"
+        xml += "  <testsuite name=\(Self.attribute(suite)) tests=\"\(checks.count)\" failures=\"\(failed)\" errors=\"0\" skipped=\"\(skipped)\"\(time)\(when)>\n"
         xml += "    <properties>\n"
         for (name, value) in [("scenario", scenarioName), ("baseline", baseline), ("candidate", candidate),
                               ("seed", "\(seed)"), ("replications", "\(replications)"), ("pairs", "\(pairs)")] {
@@ -19,6 +26,10 @@ extension Gate {
         xml += "    </properties>\n"
         for check in checks {
             let opening = "    <testcase name=\(Self.attribute(check.name)) classname=\(Self.attribute("keysim.gate.\(check.kind.rawValue)"))"
+            if Self.isSkipped(check) {
+                xml += opening + ">\n      <skipped message=\(Self.attribute(check.detail))/>\n    </testcase>\n"
+                continue
+            }
             if check.passed {
                 xml += opening + ">\n      <system-out>\(Self.text(check.detail))</system-out>\n    </testcase>\n"
                 continue
@@ -30,6 +41,13 @@ extension Gate {
         }
         xml += "  </testsuite>\n</testsuites>\n"
         return xml
+    }
+
+    /// A budget with no samples in the candidate's runs: nothing was measured against it.
+    /// (A rule whose metric was measured in no pair fails instead: a gate must not pass on a
+    /// metric it never saw.)
+    static func isSkipped(_ check: GateCheck) -> Bool {
+        check.kind == .budget && check.count == 0
     }
 
     /// The measured figures of a check, one `name: value` per line.
