@@ -47,6 +47,9 @@ public struct TypistFitQuality: Sendable {
     public var allIntervalsDistance: Double?
     /// How much longer the resynthesis is than the recordings.
     public var factor: Int
+    /// Whether the resynthesis can be told from the recordings (the KS test of within-word
+    /// intervals, intervals over 400 ms, lag-1 correlation).
+    public var fidelity: Fidelity
 
     /// Resynthesises the texts `recorded` measured with `profile`, `factor` times over, and
     /// compares.
@@ -77,6 +80,6 @@ public struct TypistFitQuality: Sendable {
             withinWordDistance: KolmogorovSmirnov.distance(recorded.samples(.withinWord), resynthesised.samples(.withinWord)),
             allIntervalsDistance: KolmogorovSmirnov.distance(allContexts.flatMap { recorded.samples($0) },
                                                              allContexts.flatMap { resynthesised.samples($0) }),
-            factor: factor)
+            factor: factor, fidelity: Fidelity(recorded: recorded, resynthesised: resynthesised))
     }
 }
