@@ -59,8 +59,10 @@ struct IntervalMixtureFit {
 
     /// Letter pairs seen fewer times than this get no effect of their own.
     static let digraphCountMin = 5
-    /// The iterations at most; the fit stops earlier once the log-likelihood settles.
+    /// The iterations at most; the fit stops earlier, once an iteration gains less than
+    /// `tolerance` of log-likelihood an interval.
     static let iterationsMax = 500
+    static let tolerance = 1e-6
 
     /// The typing component's mean and σ (of the log, ms).
     private(set) var mu = 0.0, sigma = 1.0
@@ -72,9 +74,11 @@ struct IntervalMixtureFit {
     private(set) var share = 0.0, hesitationMu = 0.0, hesitationSigma = 1.0
     /// The log-likelihood at the end.
     private(set) var logLikelihood = -Double.infinity
-    /// The pairs' effects counted by their shrinkage factors: their effective number.
-    private(set) var effectiveDigraphCount = 0.0
-    /// The parameters the fit cost, the pairs' effects by their effective number.
+    /// Whether the pairs' mean residuals differ more than chance allows: Cochran's Q over
+    /// the pairs seen twice or more beyond the χ² quantile at 99 % (the test that their
+    /// variance τ² is 0).
+    private(set) var digraphsDiffer = false
+    /// The parameters the fit cost (the pairs' effects as one: their variance).
     private(set) var parameterCount = 2.0
 
     private let parts: Parts
@@ -88,9 +92,11 @@ struct IntervalMixtureFit {
     private var cutSlow: [Double]
     private var cutSlowMean = 0.0, cutSlowVariance = 0.0
 
-    /// Fits `observations` with `parts`.
-    /// - Precondition: there are observations.
-    init(_ observations: Observations, parts: Parts) {
+    /// Fits `observations` with `parts`, starting from `start`'s parameters (those of
+    /// `parts`) when given: a fit of a few parts fewer converges from the fuller one's in a
+    /// fraction of the iterations.
+    /// - Precondition: there are observations, as many as `start` was fitted to.
+    init(_ observations: Observations, parts: Parts, start: IntervalMixtureFit? = nil) {
         precondition(observations.count > 0, "a fit needs intervals")
         self.parts = parts
         positionEffects = Array(repeating: 0, count: KeyPair.Position.allCases.count)
@@ -111,16 +117,28 @@ struct IntervalMixtureFit {
             hesitationMu = mu + 2 * sigma
             hesitationSigma = sigma
         }
+        if let start {
+            precondition(start.offsets.count == observations.count, "a start fitted to the same intervals")
+            mu = start.mu
+            sigma = start.sigma
+            if parts.positions { positionEffects = start.positionEffects }
+            if parts.classes { classEffects = start.classEffects }
+            if parts.digraphs { digraphEffects = start.digraphEffects }
+            if parts.hesitation && start.parts.hesitation {
+                (share, hesitationMu, hesitationSigma) = (start.share, start.hesitationMu, start.hesitationSigma)
+            }
+            updateOffsets(observations)
+        }
         var previous = -Double.infinity
         for _ in 0..<Self.iterationsMax {
             logLikelihood = expectation(observations)
-            if abs(logLikelihood - previous) < 1e-7 * n { break }
+            if abs(logLikelihood - previous) < Self.tolerance * n { break }
             previous = logLikelihood
             maximisation(observations)
         }
         let kinds = Set(observations.digraphClass.filter { $0 >= 0 }).count
         parameterCount = 2 + (parts.hesitation ? 3 : 0) + (parts.positions ? Double(positionEffects.count - 1) : 0)
-            + (parts.classes ? Double(max(0, kinds - 1)) : 0) + effectiveDigraphCount
+            + (parts.classes ? Double(max(0, kinds - 1)) : 0) + (parts.digraphs ? 1 : 0)
     }
 
     /// Whether the slow component is a real one: slower than typing by at least one σ and a
@@ -156,6 +174,8 @@ struct IntervalMixtureFit {
     /// A normal's mass above `limit`, and the mean and variance of its part there.
     static func above(_ limit: Double, _ mean: Double, _ sd: Double) -> (mass: Double, mean: Double, variance: Double) {
         let alpha = (limit - mean) / sd
+        // Nine σ below the limit leaves under 1e-19 above it: nothing a double would keep.
+        guard alpha < 9 else { return (0, mean, sd * sd) }
         let mass = StandardNormal.cdf(-alpha)
         guard mass > 1e-300, alpha.isFinite else { return (0, mean, sd * sd) }
         let mills = density(alpha, 0, 1) / mass
@@ -264,7 +284,6 @@ struct IntervalMixtureFit {
             counts[d] += 1
         }
         let seen = pairWeights.indices.filter { counts[$0] >= 2 && pairWeights[$0] > 1e-9 }
-        effectiveDigraphCount = 0
         guard seen.count >= 2 else {
             for d in digraphEffects.indices { digraphEffects[d] = 0 }
             return
@@ -279,6 +298,7 @@ struct IntervalMixtureFit {
             squaredWeights += pairWeights[d] * pairWeights[d]
         }
         let tau2 = max(0, (q - Double(seen.count - 1)) * variance / (totalWeight - squaredWeights / totalWeight))
+        digraphsDiffer = q > Self.chiSquared99(degreesOfFreedom: Double(seen.count - 1))
         for d in digraphEffects.indices {
             guard tau2 > 0, counts[d] >= Self.digraphCountMin, pairWeights[d] > 1e-9 else {
                 digraphEffects[d] = 0
@@ -286,8 +306,15 @@ struct IntervalMixtureFit {
             }
             let shrinkage = pairWeights[d] * tau2 / (pairWeights[d] * tau2 + variance)
             digraphEffects[d] = shrinkage * (sums[d] / pairWeights[d] - grandMean)
-            effectiveDigraphCount += shrinkage
         }
+    }
+
+    /// The 99th percentile of χ² with `k` degrees of freedom, by Wilson and Hilferty's cube
+    /// (1931): within 1 % of it from k = 3 on.
+    static func chiSquared99(degreesOfFreedom k: Double) -> Double {
+        let c = 2 / (9 * k)
+        let root = 1 - c + 2.3263478740408408 * c.squareRoot()
+        return k * root * root * root
     }
 
     /// The normal density of `x` with mean `mean` and σ `sd`.

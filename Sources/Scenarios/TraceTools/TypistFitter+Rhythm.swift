@@ -93,21 +93,28 @@ extension TypistFitter {
         }
         // A part stays when leaving it out (the others in) raises the criterion.
         var kept = IntervalMixtureFit.Parts()
+        var fits: [(parts: IntervalMixtureFit.Parts, model: IntervalMixtureFit)] = [(full, fullModel)]
         for part in candidates where full[keyPath: part] {
+            if part == \.digraphs {
+                // The pairs' own effects are random effects: kept when their heterogeneity
+                // test says they differ (BIC would charge every pair seen for a parameter).
+                if fullModel.digraphsDiffer { kept.digraphs = true }
+                continue
+            }
             var without = full
             without[keyPath: part] = false
+            let model = IntervalMixtureFit(observations, parts: without, start: fullModel)
+            fits.append((without, model))
             // A margin against rounding: a part that does nothing (no pair with an effect of
             // its own) leaves the criterion where it was.
-            if bic(IntervalMixtureFit(observations, parts: without)) > bic(fullModel) + 1e-6 * Double(observations.count) {
-                kept[keyPath: part] = true
-            }
+            if bic(model) > bic(fullModel) + 1e-6 * Double(observations.count) { kept[keyPath: part] = true }
         }
         guard kept != IntervalMixtureFit.Parts() else { return nil }
-        let model = kept == full ? fullModel : IntervalMixtureFit(observations, parts: kept)
+        var model = fits.first { $0.parts == kept }?.model ?? IntervalMixtureFit(observations, parts: kept, start: fullModel)
         if kept.hesitation && !model.hasHesitation {
             kept.hesitation = false
             guard kept != IntervalMixtureFit.Parts() else { return nil }
-            return (kept, IntervalMixtureFit(observations, parts: kept))
+            model = IntervalMixtureFit(observations, parts: kept, start: model)
         }
         return (kept, model)
     }

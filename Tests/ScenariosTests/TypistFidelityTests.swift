@@ -1,0 +1,95 @@
+import Foundation
+import XCTest
+import Sim
+@testable import Scenarios
+
+/// A typist fitted to a copy-typing recording resynthesises it so that the two-sample KS test
+/// of within-word intervals cannot tell them apart, with the recording's share of intervals
+/// over 400 ms and its lag-1 correlation. The recordings come from `CopyTypingRecording`, a
+/// generative model unlike keysim's typist (a fixed effect per letter pair, additive
+/// position effects, an AR(1) over every interval, additive gamma hesitations), written in
+/// the 136M Keystrokes format and read through the importer, as `trace import` and `trace fit`
+/// would.
+final class TypistFidelityTests: XCTestCase {
+    private var directory: TemporaryDirectory!
+
+    override func setUpWithError() throws { directory = try TemporaryDirectory(prefix: "keysim-fidelity") }
+    override func tearDown() { directory = nil }
+
+    /// The fitter after reading the recording of participant `seed`: twelve sentences of the
+    /// bundled English text, from a place that moves with the seed.
+    private func recording(seed: UInt64, model: CopyTypingRecording = CopyTypingRecording()) throws -> TypistFitter {
+        let all = CopyTypingRecording.sentences(root: HumanTypistTests.root)
+        let sentences = (0..<12).map { all[($0 + Int(seed) * 5) % all.count] }
+        let path = directory.path("participant-\(seed).txt")
+        try model.table(sentences, seed: seed).write(toFile: path, atomically: true, encoding: .utf8)
+        let conversion = try Aalto136MImporter.convert(path: path)
+        XCTAssertTrue(conversion.mismatches.isEmpty, "seed \(seed): every section rebuilds its input")
+        var fitter = TypistFitter()
+        fitter.begin(conversion.header)
+        for event in conversion.events { fitter.add(event) }
+        fitter.finish()
+        return fitter
+    }
+
+    func testAFittedTypistCannotBeToldFromItsRecordingByTheKSTest() throws {
+        // Each test is at the 5 % level. The recordings' intervals are serially correlated,
+        // which widens the distance's spread beyond the independent draws the critical value
+        // assumes, while the fitted pair effects pull the resynthesis towards its own
+        // recording: over 20 seeds, ten more recordings from the generator itself failed the
+        // test once against a recording (5 %), the fit never. So of 12 seeds at most 2 may
+        // fail (with a 10 % false-rejection rate, 3 or more fail 11 % of the time).
+        let seeds: [UInt64] = Array(1...12)
+        var failures: [String] = []
+        var lagRecorded: [Double] = [], lagResynthesised: [Double] = []
+        for seed in seeds {
+            var recorded = try recording(seed: seed)
+            let fit = recorded.fit(name: "participant")
+            let quality = TypistFitQuality.evaluate(recorded, profile: fit.profile, factor: 10, seed: seed)
+            let fidelity = quality.fidelity
+            let test = try XCTUnwrap(fidelity.withinWordTest, "seed \(seed)")
+            XCTAssertGreaterThan(test.n, 500, "seed \(seed): within-word intervals of twelve sentences")
+            XCTAssertEqual(Double(test.m), Double(10 * test.n), accuracy: Double(test.n), "seed \(seed): ten resyntheses")
+            if !test.passes { failures.append("seed \(seed): distance \(test.distance) over \(test.critical)") }
+
+            // The share over 400 ms: within three standard errors of a difference of two
+            // proportions, widened by half for the serial correlation.
+            for (what, pair, n, m) in [("within words", fidelity.withinWordOver400, test.n, test.m),
+                                       ("within messages", fidelity.withinMessagesOver400, 0, 0)] {
+                let shares = try XCTUnwrap(pair, "seed \(seed)")
+                let p = (shares.recording + shares.resynthesis) / 2
+                let sizes = n > 0 ? (Double(n), Double(m)) : withinMessageSizes(recorded, quality.factor)
+                let error = 1.5 * (p * (1 - p) * (1 / sizes.0 + 1 / sizes.1)).squareRoot()
+                XCTAssertEqual(shares.resynthesis, shares.recording, accuracy: 3 * error,
+                               "seed \(seed): share of intervals over 400 ms \(what)")
+            }
+            let lag = try XCTUnwrap(fidelity.lagOneCorrelation, "seed \(seed)")
+            // A rank correlation of about 600 pairs has a standard error of about 0.04.
+            XCTAssertEqual(lag.resynthesis, lag.recording, accuracy: 0.15, "seed \(seed): lag-1 rank correlation")
+            lagRecorded.append(lag.recording)
+            lagResynthesised.append(lag.resynthesis)
+
+            // What the fit found: the generator's kinds of pair, hesitations, serial coupling.
+            let rhythm = try XCTUnwrap(fit.profile.rhythm, "seed \(seed): the data supports a rhythm")
+            XCTAssertGreaterThan(rhythm.serialCorrelation, 0.1, "seed \(seed): the AR(1) shows through")
+            let kinds = Dictionary(uniqueKeysWithValues: zip(TypistRhythm.classNames, rhythm.classMultipliers))
+            XCTAssertLessThan(kinds["repeated"]!, kinds["alternating"]!, "seed \(seed): \(kinds)")
+            XCTAssertGreaterThan(kinds["sameFinger"]!, kinds["sameHand"]!, "seed \(seed): \(kinds)")
+            let hesitation = try XCTUnwrap(fit.profile[.withinWord].hesitation, "seed \(seed): a hesitation component")
+            XCTAssertTrue((0.02...0.15).contains(hesitation.share), "seed \(seed): hesitation share \(hesitation.share)")
+        }
+        XCTAssertLessThanOrEqual(failures.count, 2, failures.joined(separator: "\n"))
+        // Over the seeds the correlation is clearly there, and the resynthesis has it.
+        let meanRecorded = lagRecorded.reduce(0, +) / Double(seeds.count)
+        let meanResynthesised = lagResynthesised.reduce(0, +) / Double(seeds.count)
+        XCTAssertGreaterThan(meanRecorded, 0.05, "the recordings' lag-1 rank correlation")
+        XCTAssertEqual(meanResynthesised, meanRecorded, accuracy: 0.04, "mean lag-1 rank correlation over \(seeds.count) seeds")
+    }
+
+    /// The numbers of intervals within messages, recording and resynthesis.
+    private func withinMessageSizes(_ recorded: TypistFitter, _ factor: Int) -> (Double, Double) {
+        let contexts = TypistProfile.Context.allCases.filter { $0 != .messageStart }
+        let n = Double(contexts.reduce(0) { $0 + recorded.samples($1).count })
+        return (n, n * Double(factor))
+    }
+}
