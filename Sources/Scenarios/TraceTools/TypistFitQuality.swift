@@ -2,8 +2,8 @@ import Sim
 
 /// How well a fitted profile reproduces its recordings: the recordings' figures beside those
 /// of a resynthesis of the same texts by the fitted typist, `factor` times over (each time
-/// with its own seed), with the
-/// two-sample Kolmogorov–Smirnov distance of their interval distributions.
+/// with its own seed), with the two-sample Kolmogorov–Smirnov distance of their interval
+/// distributions and whether the two can be told apart (`Fidelity`).
 public struct TypistFitQuality: Sendable {
     /// The figures compared.
     public struct Figures: Sendable, Equatable {

@@ -13,7 +13,8 @@ import Sim
 /// slip noticed after the word, any other backspace run one noticed within it; the slips
 /// left are the minimum string distance between each field and its intended text. A context
 /// with fewer than `minimumSamples` intervals keeps the `copying` preset's timing, scaled by
-/// the fitted within-word median, and is named in `notes`.
+/// the fitted within-word median, and is named in `notes`. The hesitations and the rhythm
+/// (`TypistFitter+Rhythm.swift`) are fitted where the data supports them.
 public struct TypistFitter: Sendable {
     /// Intervals below which a context keeps the preset's timing.
     public static let minimumSamples = 20
