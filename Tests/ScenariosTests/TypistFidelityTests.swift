@@ -17,17 +17,20 @@ final class TypistFidelityTests: XCTestCase {
     override func tearDown() { directory = nil }
 
     /// The fitter after reading the recording of participant `seed`: twelve sentences of the
-    /// bundled English text, from a place that moves with the seed.
-    private func recording(seed: UInt64, model: CopyTypingRecording = CopyTypingRecording()) throws -> TypistFitter {
+    /// bundled English text, from a place that moves with the seed; `typedBy` other seeds
+    /// type the same sentences into the same fitter, one trace each.
+    private func recording(seed: UInt64, typedBy seeds: [UInt64]? = nil) throws -> TypistFitter {
         let all = CopyTypingRecording.sentences(root: HumanTypistTests.root)
         let sentences = (0..<12).map { all[($0 + Int(seed) * 5) % all.count] }
-        let path = directory.path("participant-\(seed).txt")
-        try model.table(sentences, seed: seed).write(toFile: path, atomically: true, encoding: .utf8)
-        let conversion = try Aalto136MImporter.convert(path: path)
-        XCTAssertTrue(conversion.mismatches.isEmpty, "seed \(seed): every section rebuilds its input")
         var fitter = TypistFitter()
-        fitter.begin(conversion.header)
-        for event in conversion.events { fitter.add(event) }
+        for typist in seeds ?? [seed] {
+            let path = directory.path("participant-\(seed)-\(typist).txt")
+            try CopyTypingRecording().table(sentences, seed: typist).write(toFile: path, atomically: true, encoding: .utf8)
+            let conversion = try Aalto136MImporter.convert(path: path)
+            XCTAssertTrue(conversion.mismatches.isEmpty, "seed \(typist): every section rebuilds its input")
+            fitter.begin(conversion.header)
+            for event in conversion.events { fitter.add(event) }
+        }
         fitter.finish()
         return fitter
     }
@@ -84,6 +87,40 @@ final class TypistFidelityTests: XCTestCase {
         let meanResynthesised = lagResynthesised.reduce(0, +) / Double(seeds.count)
         XCTAssertGreaterThan(meanRecorded, 0.05, "the recordings' lag-1 rank correlation")
         XCTAssertEqual(meanResynthesised, meanRecorded, accuracy: 0.04, "mean lag-1 rank correlation over \(seeds.count) seeds")
+    }
+
+    /// The table of "How good is the fit" in `docs/trace-format.md`: 20 recordings fitted
+    /// without the rhythm (as before it existed) and with it, and ten more recordings of each
+    /// one's sentences by the generator itself. Slow (a minute and more): run on demand with
+    /// `KEYSIM_FIDELITY_TABLE=1 swift test --filter TypistFidelityTests`.
+    func testTheTableOfTheFitBeforeAndAfterTheRhythm() throws {
+        try XCTSkipUnless(ProcessInfo.processInfo.environment["KEYSIM_FIDELITY_TABLE"] == "1",
+                          "set KEYSIM_FIDELITY_TABLE=1 to print the documentation's table")
+        var rows: [String: [TypistFitQuality.Fidelity]] = [:]
+        for seed: UInt64 in 1...20 {
+            var recorded = try recording(seed: seed)
+            var before = recorded
+            let old = before.fit(name: "before", rhythm: false).profile
+            let new = recorded.fit(name: "after").profile
+            rows["before", default: []].append(TypistFitQuality.evaluate(recorded, profile: old, factor: 10, seed: 1).fidelity)
+            rows["after", default: []].append(TypistFitQuality.evaluate(recorded, profile: new, factor: 10, seed: 1).fidelity)
+            let generator = try recording(seed: seed, typedBy: (0..<10).map { 1000 * seed + $0 })
+            rows["generator", default: []].append(TypistFitQuality.Fidelity(recorded: recorded, resynthesised: generator))
+        }
+        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2 - 1] / 2 + values.sorted()[values.count / 2] / 2 }
+        func mean(_ values: [Double]) -> Double { values.reduce(0, +) / Double(values.count) }
+        let recording = rows["after"]!
+        print(String(format: "| recording | | | %.2f %% | %.3f |", 100 * mean(recording.map { $0.withinWordOver400!.recording }),
+                     mean(recording.map { $0.lagOneCorrelation!.recording })))
+        for (name, key) in [("fit without rhythm (before)", "before"), ("fit with rhythm", "after"),
+                            ("the generator itself (10 more recordings)", "generator")] {
+            let fidelities = rows[key]!
+            print(String(format: "| %@ | %.4f | %d of 20 | %.2f %% | %.3f |", name, median(fidelities.map { $0.withinWordTest!.distance }),
+                         fidelities.filter { $0.passes == false }.count, 100 * mean(fidelities.map { $0.withinWordOver400!.resynthesis }),
+                         mean(fidelities.map { $0.lagOneCorrelation!.resynthesis })))
+        }
+        let critical = recording.map { $0.withinWordTest!.critical }
+        print(String(format: "critical values %.3f–%.3f", critical.min()!, critical.max()!))
     }
 
     /// The numbers of intervals within messages, recording and resynthesis.
