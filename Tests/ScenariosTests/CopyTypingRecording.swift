@@ -31,6 +31,9 @@ struct CopyTypingRecording {
     var hesitationMeanMs = 440.0
     var pauseShare = 0.015
     var slipRate = 0.01
+    /// The share of keys pressed in the same millisecond as the one before (rollover with a
+    /// coarse clock).
+    var sameMillisecondShare = 0.0
 
     /// The sentences of `traces/text/english-messages.txt`.
     static func sentences(root: URL) -> [String] {
@@ -61,7 +64,7 @@ struct CopyTypingRecording {
             var previous: Character?
             var wordLength = 0
             func press(_ letter: String, after intervalMs: Double?) {
-                if let intervalMs { time += max(1, Int64(intervalMs.rounded())) }
+                if let intervalMs { time += Int64(intervalMs.rounded()) }
                 let release = time + 60 + Int64(random.nextInt(below: 61))
                 rows.append("\(participant)\t\(section)\t\(sentence)\t\(sentence)\t\(keystroke)\t\(time)\t\(release)\t\(letter)\t0")
                 keystroke += 1
@@ -77,14 +80,14 @@ struct CopyTypingRecording {
                         ms += hesitationMeanMs / 2 * (-log(random.nextOpenUnit()) - log(random.nextOpenUnit()))
                     }
                     if last == " " && random.nextDouble() < pauseShare { ms += 1200 + 2800 * random.nextDouble() }
-                    interval = ms
+                    interval = sameMillisecondShare > 0 && random.nextDouble() < sameMillisecondShare ? 0 : ms
                 }
                 if c.isLetter, wordLength > 0, random.nextDouble() < slipRate, let wrong = Self.neighbour(of: c) {
                     press(String(wrong), after: interval)
                     press("BKSP", after: baseMs * 1.8 * exp(latent))
                     press(String(c), after: baseMs * 1.1 * exp(latent))
                 } else {
-                    press(c == " " ? "SPACE" : String(c), after: interval ?? 0)
+                    press(c == " " ? "SPACE" : String(c), after: interval ?? 1)
                 }
                 wordLength = c.isLetter || c.isNumber ? wordLength + 1 : 0
                 previous = c

@@ -19,13 +19,14 @@ final class TypistFidelityTests: XCTestCase {
     /// The fitter after reading the recording of participant `seed`: twelve sentences of the
     /// bundled English text, from a place that moves with the seed; `typedBy` other seeds
     /// type the same sentences into the same fitter, one trace each.
-    private func recording(seed: UInt64, typedBy seeds: [UInt64]? = nil) throws -> TypistFitter {
+    private func recording(seed: UInt64, typedBy seeds: [UInt64]? = nil,
+                           model: CopyTypingRecording = CopyTypingRecording()) throws -> TypistFitter {
         let all = CopyTypingRecording.sentences(root: HumanTypistTests.root)
         let sentences = (0..<12).map { all[($0 + Int(seed) * 5) % all.count] }
         var fitter = TypistFitter()
         for typist in seeds ?? [seed] {
             let path = directory.path("participant-\(seed)-\(typist).txt")
-            try CopyTypingRecording().table(sentences, seed: typist).write(toFile: path, atomically: true, encoding: .utf8)
+            try model.table(sentences, seed: typist).write(toFile: path, atomically: true, encoding: .utf8)
             let conversion = try Aalto136MImporter.convert(path: path)
             XCTAssertTrue(conversion.mismatches.isEmpty, "seed \(typist): every section rebuilds its input")
             fitter.begin(conversion.header)
@@ -87,6 +88,24 @@ final class TypistFidelityTests: XCTestCase {
         let meanResynthesised = lagResynthesised.reduce(0, +) / Double(seeds.count)
         XCTAssertGreaterThan(meanRecorded, 0.05, "the recordings' lag-1 rank correlation")
         XCTAssertEqual(meanResynthesised, meanRecorded, accuracy: 0.04, "mean lag-1 rank correlation over \(seeds.count) seeds")
+    }
+
+    func testKeysDownInTheSameMillisecondLeaveTheRhythmAlone() throws {
+        // A coarse clock records some rollovers as 0 ms: the rhythm leaves them out, so they
+        // do not drag the hesitations down to cover them.
+        var model = CopyTypingRecording()
+        model.sameMillisecondShare = 0.01
+        for seed: UInt64 in 1...3 {
+            var recorded = try recording(seed: seed, model: model)
+            XCTAssertGreaterThan(recorded.samples(.withinWord).filter { $0 == 0 }.count, 2, "seed \(seed): some 0 ms intervals")
+            let fit = recorded.fit(name: "participant").profile
+            let hesitation = try XCTUnwrap(fit[.withinWord].hesitation, "seed \(seed)")
+            XCTAssertTrue((0.02...0.15).contains(hesitation.share), "seed \(seed): hesitation share \(hesitation.share)")
+            XCTAssertGreaterThan(hesitation.medianMs, 300, "seed \(seed): hesitations are slow")
+            XCTAssertEqual(fit[.withinWord].interval.medianMs, 165, accuracy: 25, "seed \(seed): the generator's base")
+            let quality = TypistFitQuality.evaluate(recorded, profile: fit, factor: 10, seed: seed)
+            XCTAssertEqual(quality.fidelity.passes, true, "seed \(seed): \(quality.fidelity.lines)")
+        }
     }
 
     /// The table of "How good is the fit" in `docs/trace-format.md`: 20 recordings fitted

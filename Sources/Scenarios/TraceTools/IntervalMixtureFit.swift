@@ -62,6 +62,7 @@ struct IntervalMixtureFit {
     /// The iterations at most; the fit stops earlier, once an iteration gains less than
     /// `tolerance` of log-likelihood an interval.
     static let iterationsMax = 500
+    /// The gain of log-likelihood an interval below which an iteration ends the fit.
     static let tolerance = 1e-6
 
     /// The typing component's mean and σ (of the log, ms).

@@ -15,12 +15,18 @@ extension TypistFitter {
     static let mixtureSamplesMin = 100
     /// Consecutive pairs below which no serial correlation is fitted.
     static let serialPairsMin = 50
+    /// Intervals shorter than this are left out of the rhythm: two keys down within a few
+    /// milliseconds (rollover, a coarse clock) that no lognormal of typing would draw (under
+    /// 1e-5 of one with a median of 80 ms and σ 0.6), and whose logarithms would drag a
+    /// mixture component down to cover them.
+    static let rhythmIntervalMinNanos: Int64 = 5_000_000
 
-    /// The rhythm the records support, and the contexts' hesitations: each part is kept when
-    /// it lowers the Bayesian information criterion (a log-likelihood gain over half the log
-    /// of the sample size per parameter), the serial correlation when it differs from 0 at
-    /// the 1 % level. A context without a kept part keeps `contexts`' moment fit; `fitted`
-    /// says which contexts were measured.
+    /// The rhythm the records support, and the contexts' hesitations: the hesitation, the
+    /// positions and the kinds of pair are each kept when they lower the Bayesian information
+    /// criterion (a log-likelihood gain over half the log of the sample size per parameter),
+    /// the pairs' own effects when their heterogeneity test rejects τ² = 0 at 1 %, the serial
+    /// correlation when it differs from 0 at 1 %. A context without a kept part keeps
+    /// `contexts`' moment fit; `fitted` says which contexts were measured.
     func fitRhythm(_ contexts: inout [TypistProfile.ContextTiming], fitted: [Bool], thresholdMs: Double) -> TypistRhythm? {
         let threshold = Int64((thresholdMs * 1e6).rounded())
         var digraphIndex: [String: Int] = [:]
@@ -29,7 +35,8 @@ extension TypistFitter {
         var hasMultipliers = false
         for (index, context) in TypistProfile.Context.allCases.enumerated() where fitted[index] && context != .messageStart {
             var observations = IntervalMixtureFit.Observations()
-            for record in records where record.context == context && record.nanos <= threshold {
+            for record in records where record.context == context && record.nanos <= threshold
+                && record.nanos >= Self.rhythmIntervalMinNanos {
                 let logMs = log(max(Double(record.nanos) / 1e6, 1e-3))
                 guard let pair = record.pair else {
                     observations.append(logMs: logMs)
@@ -127,7 +134,8 @@ extension TypistFitter {
         var scores = [Double?](repeating: nil, count: records.count)
         for (index, record) in records.enumerated() {
             let c = TypistProfile.Context.allCases.firstIndex(of: record.context)!
-            guard fitted[c], record.context != .messageStart, record.nanos <= threshold else { continue }
+            guard fitted[c], record.context != .messageStart, record.nanos <= threshold,
+                  record.nanos >= Self.rhythmIntervalMinNanos else { continue }
             let multiplier = record.pair.flatMap { pair in rhythm.map { $0.multiplier(of: pair) } } ?? 1
             let mixture = TypingMixture(contexts[c], multiplier: multiplier, thresholdMs: thresholdMs)
             let p = min(max(mixture.truncatedCDF(ms: Double(record.nanos) / 1e6), 1e-9), 1 - 1e-9)
