@@ -68,10 +68,10 @@ extension TraceCommand {
         return 0
     }
 
-    /// The quality table: recording beside resynthesis.
+    /// The quality table: recording beside resynthesis, then whether the two can be told apart.
     static func fitReport(_ q: TypistFitQuality) -> String {
-        compareTable(("recording", q.recording), ("resynthesis ×\(q.factor)", q.resynthesis),
-                     withinWord: q.withinWordDistance, all: q.allIntervalsDistance)
+        ([compareTable(("recording", q.recording), ("resynthesis ×\(q.factor)", q.resynthesis),
+                       withinWord: q.withinWordDistance, all: q.allIntervalsDistance)] + q.fidelity.lines).joined(separator: "\n")
     }
 
     /// Two sets of figures side by side, with the KS distances.

@@ -109,7 +109,7 @@ final class HumanTypistTests: XCTestCase {
             ("{ preset: \"chat\",\n  errors: { slipRate: 0.9 } }", "t.json5:2:23: error: errors.slipRate: must be between 0 and 0.5 (got 0.9)"),
             ("{ preset: \"texting\" }", "t.json5:1:11: error: preset: unknown value 'texting'; expected one of: chat, email, copying"),
             ("{ preset: \"chat\", contexts: { withinWord: { medianMs: 200, sigma: 0.4, pauseProbability: 0, mean: 3 } } }",
-             "t.json5:1:99: error: contexts.withinWord.mean: unknown field 'mean'; known fields: medianMs, pauseProbability, sigma"),
+             "t.json5:1:99: error: contexts.withinWord.mean: unknown field 'mean'; known fields: hesitation, medianMs, pauseProbability, sigma"),
             ("{ preset: \"chat\", pauses: { maxMs: 500 } }", "t.json5:1:36: error: pauses.maxMs: must be greater than thresholdMs (1000)"),
             ("{ name: \"x\" }", "t.json5:1:1: error: missing required field 'contexts'"),
             ("{ name: ", "t.json5:1:9: error: unexpected end of file, expected a value"),

@@ -14,7 +14,9 @@ import Sim
 ///
 /// The model is documented under "Typist profiles" in `docs/trace-format.md`. Its draws come
 /// from separate named streams (typing intervals, pauses, slips, suggestions, messages,
-/// touches, holds), so that changing one part of a profile leaves the others' draws alone.
+/// touches, holds), so that changing one part of a profile leaves the others' draws alone. A
+/// profile with a rhythm or hesitations draws its typing intervals from a stream of their own
+/// ("rhythm"), so a profile without them types exactly as before they existed.
 public struct HumanTypist: Sendable {
     /// The typist's parameters.
     public let profile: TypistProfile
@@ -97,6 +99,9 @@ private struct Session {
     var messageDraws: RandomStream
     var touches: RandomStream
     var holds: RandomStream
+    /// The rhythm model's draws, and its latent chain's last value (`nil` before the first).
+    var rhythmDraws: RandomStream
+    var latent: Double?
 
     init(profile: TypistProfile, seed: UInt64) {
         self.profile = profile
@@ -108,6 +113,7 @@ private struct Session {
         messageDraws = root.derived("messages")
         touches = root.derived("touches")
         holds = root.derived("holds")
+        rhythmDraws = root.derived("rhythm")
         languages = TypingLanguages(start: profile.language)
     }
 
@@ -126,7 +132,9 @@ private struct Session {
             time = time + pending
             pendingInterval = nil
         } else {
-            time = time + draw(TypingContext.of(kind, after: previousEdit ?? .keyboardShown, text: text))
+            let context = TypingContext.of(kind, after: previousEdit ?? .keyboardShown, text: text)
+            let pair = context == .withinWord && profile.rhythm?.hasMultipliers == true ? KeyPair.of(kind, text: text) : nil
+            time = time + draw(context, pair: pair)
         }
         var recorded = kind
         switch kind {
@@ -150,11 +158,27 @@ private struct Session {
     // MARK: Intervals
 
     /// The interval before an edit in `context`: a pause with the context's probability, else
-    /// the typing interval.
-    mutating func draw(_ context: TypistProfile.Context) -> SimDuration {
+    /// the typing interval (through the rhythm model when the profile has one; `pair`, within
+    /// a word, picks its multiplier).
+    mutating func draw(_ context: TypistProfile.Context, pair: KeyPair? = nil) -> SimDuration {
         let timing = profile[context]
         if timing.pauseProbability > 0 && pauses.nextDouble() < timing.pauseProbability { return pause() }
+        if profile.drawsWithRhythm && context != .messageStart { return rhythmTyping(timing, pair: pair) }
         return typing(timing.interval)
+    }
+
+    /// A typing interval of the rhythm model: the latent chain steps (an AR(1) of standard
+    /// normals with the rhythm's serial correlation) and its value's normal probability is
+    /// the quantile drawn from the context's mixture, cut at the pause threshold. A pause
+    /// leaves the chain where it was.
+    mutating func rhythmTyping(_ timing: TypistProfile.ContextTiming, pair: KeyPair?) -> SimDuration {
+        let rho = profile.rhythm?.serialCorrelation ?? 0
+        let innovation = StandardNormal.sample(&rhythmDraws)
+        let z = latent.map { rho * $0 + (1 - rho * rho).squareRoot() * innovation } ?? innovation
+        latent = z
+        let multiplier = pair.map { profile.rhythm?.multiplier(of: $0) ?? 1 } ?? 1
+        let mixture = TypingMixture(timing, multiplier: multiplier, thresholdMs: profile.pauses.thresholdMs)
+        return TypistModel.duration(milliseconds: mixture.quantile(StandardNormal.cdf(z)))
     }
 
     /// A lognormal typing interval, drawn again while it is over the pause threshold.

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The two-sample Kolmogorov–Smirnov distance: the largest gap between two samples'
 /// empirical distribution functions, 0 (the same distribution) to 1 (no overlap).
 public enum KolmogorovSmirnov {
@@ -16,5 +24,15 @@ public enum KolmogorovSmirnov {
             largest = max(largest, abs(Double(i) / Double(x.count) - Double(j) / Double(y.count)))
         }
         return largest
+    }
+
+    /// The distance above which the two-sample test rejects, at level `alpha`, that samples of
+    /// sizes `n` and `m` come from one distribution: c(α) √((n + m) / nm), with
+    /// c(α) = √(−ln(α/2) / 2) (1.358 at 5 %), the large-sample value of the Kolmogorov
+    /// distribution's quantile. It assumes independent draws.
+    public static func criticalValue(n: Int, m: Int, alpha: Double = 0.05) -> Double {
+        precondition(n > 0 && m > 0 && alpha > 0 && alpha < 1, "two non-empty samples and a level in (0, 1)")
+        let c = (-log(alpha / 2) / 2).squareRoot()
+        return c * (Double(n + m) / (Double(n) * Double(m))).squareRoot()
     }
 }

@@ -38,6 +38,18 @@ public struct ReplayedText: Sendable {
     /// The last grapheme cluster before the cursor that is not white space, or `nil`.
     public var lastNonSpaceBeforeCursor: Character? { before.last { !$0.isWhitespace } }
 
+    /// How many letters and digits run back from the cursor, counting at most `limit`: how
+    /// far into a word the cursor is (the typist's within-word rhythm asks whether it is past
+    /// the word's first letter). O(`limit`).
+    func wordLengthBeforeCursor(limit: Int) -> Int {
+        var length = 0
+        for character in before.reversed() {
+            guard length < limit, character.isLetter || character.isNumber else { break }
+            length += 1
+        }
+        return length
+    }
+
     /// Applies one event.
     public mutating func apply(_ kind: TraceEvent.Kind) {
         switch kind {

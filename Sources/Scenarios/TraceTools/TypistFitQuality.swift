@@ -2,8 +2,8 @@ import Sim
 
 /// How well a fitted profile reproduces its recordings: the recordings' figures beside those
 /// of a resynthesis of the same texts by the fitted typist, `factor` times over (each time
-/// with its own seed), with the
-/// two-sample Kolmogorov–Smirnov distance of their interval distributions.
+/// with its own seed), with the two-sample Kolmogorov–Smirnov distance of their interval
+/// distributions and whether the two can be told apart (`Fidelity`).
 public struct TypistFitQuality: Sendable {
     /// The figures compared.
     public struct Figures: Sendable, Equatable {
@@ -47,6 +47,9 @@ public struct TypistFitQuality: Sendable {
     public var allIntervalsDistance: Double?
     /// How much longer the resynthesis is than the recordings.
     public var factor: Int
+    /// Whether the resynthesis can be told from the recordings (the KS test of within-word
+    /// intervals, intervals over 400 ms, lag-1 correlation).
+    public var fidelity: Fidelity
 
     /// Resynthesises the texts `recorded` measured with `profile`, `factor` times over, and
     /// compares.
@@ -77,6 +80,6 @@ public struct TypistFitQuality: Sendable {
             withinWordDistance: KolmogorovSmirnov.distance(recorded.samples(.withinWord), resynthesised.samples(.withinWord)),
             allIntervalsDistance: KolmogorovSmirnov.distance(allContexts.flatMap { recorded.samples($0) },
                                                              allContexts.flatMap { resynthesised.samples($0) }),
-            factor: factor)
+            factor: factor, fidelity: Fidelity(recorded: recorded, resynthesised: resynthesised))
     }
 }

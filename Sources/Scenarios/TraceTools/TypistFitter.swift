@@ -13,7 +13,8 @@ import Sim
 /// slip noticed after the word, any other backspace run one noticed within it; the slips
 /// left are the minimum string distance between each field and its intended text. A context
 /// with fewer than `minimumSamples` intervals keeps the `copying` preset's timing, scaled by
-/// the fitted within-word median, and is named in `notes`.
+/// the fitted within-word median, and is named in `notes`. The hesitations and the rhythm
+/// (`TypistFitter+Rhythm.swift`) are fitted where the data supports them.
 public struct TypistFitter: Sendable {
     /// Intervals below which a context keeps the preset's timing.
     public static let minimumSamples = 20
@@ -44,6 +45,9 @@ public struct TypistFitter: Sendable {
     public private(set) var sendsMessages = false
     /// The traces' statistics (errors left, speed, pauses), one per trace.
     public private(set) var statistics: [TraceStatistics] = []
+    /// Every interval of `samples`, in the order measured, with its key pair and the interval
+    /// of the edit before it: what the rhythm is fitted from.
+    private(set) var records: [IntervalRecord] = []
 
     private var shortestPick = Int.max
     private var touchSquares = 0.0, touchCount = 0
@@ -67,6 +71,8 @@ public struct TypistFitter: Sendable {
         /// The dictations so far, each with the index in `fieldIntended` of the field it went into.
         var dictations: [(field: Int, segment: SynthScript.Segment)] = []
         var dictationStart: (time: SimTime, audio: DictationAudio)?
+        /// The record of the previous edit's interval, while edits follow one another.
+        var lastRecord: Int?
     }
 
     /// Starts the next trace.
@@ -84,6 +90,8 @@ public struct TypistFitter: Sendable {
         current = nil
         walk.statistics.add(event)
         let t = event.time
+        // Any other event (a show, a field, a dictation, a switch) parts two edits: no pair.
+        if !TypingContext.isEdit(event.kind) { walk.lastRecord = nil }
         switch event.kind {
         case .keyboardShown:
             if let clear = walk.clearSince, walk.hiddenSinceEdit { gaps.append((t - clear).nanoseconds) }
@@ -124,14 +132,18 @@ public struct TypistFitter: Sendable {
             boundaries += 1
             if walk.hiddenSinceEdit { hiddenBoundaries += 1 }
         }
+        var record: Int?
         if let show = walk.showSince {
             // An importer puts the show at the first key: zero says nothing about the start.
-            if t > show { append(.messageStart, (t - show).nanoseconds) }
+            if t > show { record = append(.messageStart, (t - show).nanoseconds, pair: nil, previous: nil) }
         } else if let clear = walk.clearSince {
             gaps.append((t - clear).nanoseconds)
         } else if let previous = walk.previousEdit, let last = walk.lastEditTime, !walk.hiddenSinceEdit {
-            append(TypingContext.of(event.kind, after: previous, text: walk.text), (t - last).nanoseconds)
+            let context = TypingContext.of(event.kind, after: previous, text: walk.text)
+            record = append(context, (t - last).nanoseconds, pair: context == .withinWord ? KeyPair.of(event.kind, text: walk.text) : nil,
+                            previous: walk.lastRecord)
         }
+        walk.lastRecord = record
         let startsCorrection = TypingContext.isCorrection(event.kind) && !(walk.previousEdit.map(TypingContext.isCorrection) ?? false)
         switch event.kind {
         case .key(let inserted, _, let point):
@@ -169,8 +181,11 @@ public struct TypistFitter: Sendable {
         walk.hiddenSinceEdit = false
     }
 
-    private mutating func append(_ context: TypistProfile.Context, _ nanos: Int64) {
+    /// Files an interval under `context`; returns its record.
+    private mutating func append(_ context: TypistProfile.Context, _ nanos: Int64, pair: KeyPair?, previous: Int?) -> Int {
         samples[TypistProfile.Context.allCases.firstIndex(of: context)!].append(nanos)
+        records.append(IntervalRecord(context: context, nanos: nanos, pair: pair, previous: previous))
+        return records.count - 1
     }
 
     /// Ends the current trace (its statistics and messages join the others); `fit` does so
@@ -240,7 +255,11 @@ public struct TypistFit: Sendable {
 
 extension TypistFitter {
     /// The profile these traces measure, named `name`.
-    public mutating func fit(name: String) -> TypistFit {
+    public mutating func fit(name: String) -> TypistFit { fit(name: name, rhythm: true) }
+
+    /// The profile, with or without the rhythm model (without: the fit as it was before the
+    /// rhythm existed, for comparisons).
+    mutating func fit(name: String, rhythm fitsRhythm: Bool) -> TypistFit {
         finishTrace()
         let base = TypistProfile.copying
         var notes: [String] = []
@@ -274,6 +293,7 @@ extension TypistFitter {
             }
             notes.append("\(context.rawValue): fewer than \(Self.minimumSamples) intervals under the pause threshold (\(samples[index].count) in all): the copying preset's timing, scaled by \(String(format: "%.2f", scale))")
         }
+        let rhythm = fitsRhythm ? fitRhythm(&contexts, fitted: fitted, thresholdMs: threshold) : nil
 
         var pauses = base.pauses
         pauses.thresholdMs = threshold
@@ -332,7 +352,7 @@ extension TypistFitter {
 
         let profile = TypistProfile(name: name, source: "keysim trace fit", contexts: contexts, pauses: pauses, errors: errors,
                                     messages: messageModel, suggestions: suggestions,
-                                    touchSpreadPoints: (spread * 10).rounded() / 10, language: language ?? "en")
+                                    touchSpreadPoints: (spread * 10).rounded() / 10, language: language ?? "en", rhythm: rhythm)
         return TypistFit(profile: profile, notes: notes)
     }
 

@@ -49,13 +49,15 @@ extension TypistProfile {
                     var timing = try field.object()
                     let interval = try readInterval(&timing)
                     let pause = try timing.required("pauseProbability") { f throws(ConfigError) in try f.number(in: 0...0.9) }
+                    let hesitation = try timing.optional("hesitation", hesitationObject)
                     try timing.finish()
-                    return ContextTiming(interval: interval, pauseProbability: pause)
+                    return ContextTiming(interval: interval, pauseProbability: pause, hesitation: hesitation)
                 })
             }
             try reader.finish()
             return timings
         }
+        let rhythm = try top.optional("rhythm") { f throws(ConfigError) in try TypistRhythm.read(f) }
         let pauses = try top.required("pauses") { (field) throws(ConfigError) -> Pauses in
             var reader = try field.object()
             let threshold = try reader.required("thresholdMs") { f throws(ConfigError) in try f.number(in: 100...60_000) }
@@ -96,7 +98,18 @@ extension TypistProfile {
         }
         try top.finish()
         return TypistProfile(name: name, source: source, contexts: contexts, pauses: pauses, errors: errors,
-                             messages: messages, suggestions: suggestions, touchSpreadPoints: spread, language: language)
+                             messages: messages, suggestions: suggestions, touchSpreadPoints: spread, language: language,
+                             rhythm: rhythm)
+    }
+
+    /// A context's `hesitation`: its share of the typing intervals, median and σ.
+    private static func hesitationObject(_ field: ConfigField) throws(ConfigError) -> Hesitation {
+        var reader = try field.object()
+        let share = try reader.required("share") { f throws(ConfigError) in try f.number(in: 0...0.5) }
+        let median = try reader.required("medianMs") { f throws(ConfigError) in try f.number(in: 1...600_000) }
+        let sigma = try reader.required("sigma") { f throws(ConfigError) in try f.number(in: 0.01...3) }
+        try reader.finish()
+        return Hesitation(share: share, medianMs: median, sigma: sigma)
     }
 
     /// An object that is an interval and nothing else.
@@ -127,11 +140,18 @@ extension TypistProfile {
         lines.append("  touchSpreadPoints: \(number(touchSpreadPoints)),")
         lines.append("  // The interval before a tap, by context: lognormal (median, σ of the log) cut at")
         lines.append("  // pauses.thresholdMs, or a pause with probability pauseProbability.")
+        if contexts.contains(where: { $0.hesitation != nil }) {
+            lines.append("  // With a hesitation, that share of the typing intervals comes from a second, slower lognormal.")
+        }
         lines.append("  contexts: {")
         for (context, timing) in zip(Context.allCases, contexts) {
-            lines.append("    \(context.rawValue): { \(interval(timing.interval)), pauseProbability: \(number(timing.pauseProbability)) },")
+            let hesitation = timing.hesitation.map {
+                ", hesitation: { share: \(number($0.share)), medianMs: \(number($0.medianMs)), sigma: \(number($0.sigma)) }"
+            } ?? ""
+            lines.append("    \(context.rawValue): { \(interval(timing.interval)), pauseProbability: \(number(timing.pauseProbability))\(hesitation) },")
         }
         lines.append("  },")
+        if let rhythm { lines += rhythm.json5Lines(number) }
         lines.append("  // A pause: thresholdMs plus a log-logistic excess (median excessMedianMs, shape), at most maxMs.")
         lines.append("  pauses: { thresholdMs: \(number(pauses.thresholdMs)), excessMedianMs: \(number(pauses.excessMedianMs)), shape: \(number(pauses.shape)), maxMs: \(number(pauses.maxMs)) },")
         lines.append("  // Slips per letter; the shares noticed within and after the word; the rest stay in the text.")

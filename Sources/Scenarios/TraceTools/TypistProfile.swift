@@ -38,6 +38,24 @@ public struct TypistProfile: Sendable, Equatable {
         public init(medianMs: Double, sigma: Double) { self.medianMs = medianMs; self.sigma = sigma }
     }
 
+    /// The slower component of a context's typing intervals: the hesitations below the pause
+    /// threshold (a word to recall, a glance at the text) that make more intervals than a
+    /// single lognormal over 400 ms or so.
+    public struct Hesitation: Sendable, Equatable {
+        /// The share of typing intervals that are hesitations, 0…0.5.
+        public var share: Double
+        /// The hesitations' lognormal: median, in milliseconds.
+        public var medianMs: Double
+        /// The σ of the hesitations' logarithm.
+        public var sigma: Double
+        /// Creates a hesitation component.
+        public init(share: Double, medianMs: Double, sigma: Double) {
+            self.share = share
+            self.medianMs = medianMs
+            self.sigma = sigma
+        }
+    }
+
     /// The interval of one context: a lognormal typing interval cut at the pause threshold,
     /// or, with probability `pauseProbability`, a pause.
     public struct ContextTiming: Sendable, Equatable {
@@ -45,10 +63,14 @@ public struct TypistProfile: Sendable, Equatable {
         public var interval: Interval
         /// The probability that the interval is a pause instead.
         public var pauseProbability: Double
+        /// The typing intervals' slower component, if any: they are then a mixture of
+        /// `interval` and the hesitation's lognormal, cut at the pause threshold.
+        public var hesitation: Hesitation?
         /// Creates the timing of a context.
-        public init(interval: Interval, pauseProbability: Double) {
+        public init(interval: Interval, pauseProbability: Double, hesitation: Hesitation? = nil) {
             self.interval = interval
             self.pauseProbability = pauseProbability
+            self.hesitation = hesitation
         }
     }
 
@@ -149,11 +171,15 @@ public struct TypistProfile: Sendable, Equatable {
     public var touchSpreadPoints: Double
     /// The keyboard language at the start.
     public var language: String
+    /// The within-word rhythm and the coupling of consecutive intervals; `nil` (the presets)
+    /// draws each interval from its context alone.
+    public var rhythm: TypistRhythm?
 
     /// Creates a profile.
     /// - Precondition: `contexts` has one entry per context.
     public init(name: String, source: String, contexts: [ContextTiming], pauses: Pauses, errors: Errors,
-                messages: Messages, suggestions: Suggestions, touchSpreadPoints: Double = 6, language: String = "en") {
+                messages: Messages, suggestions: Suggestions, touchSpreadPoints: Double = 6, language: String = "en",
+                rhythm: TypistRhythm? = nil) {
         precondition(contexts.count == Context.allCases.count, "one timing per context")
         self.name = name
         self.source = source
@@ -164,6 +190,13 @@ public struct TypistProfile: Sendable, Equatable {
         self.suggestions = suggestions
         self.touchSpreadPoints = touchSpreadPoints
         self.language = language
+        self.rhythm = rhythm
+    }
+
+    /// Whether the typist draws its typing intervals through the rhythm model (`HumanTypist`'s
+    /// copula draws): when it has a rhythm or any context has a hesitation component.
+    public var drawsWithRhythm: Bool {
+        rhythm != nil || contexts.contains { $0.hesitation != nil }
     }
 
     /// The timing of `context`.
@@ -172,11 +205,15 @@ public struct TypistProfile: Sendable, Equatable {
         set { contexts[Context.allCases.firstIndex(of: context)!] = newValue }
     }
 
-    /// The profile with every typing interval's median multiplied by `factor` (pauses and
-    /// message gaps unchanged): a faster or slower typist of the same kind.
+    /// The profile with every typing interval's median multiplied by `factor`, its
+    /// hesitations' too (pauses and message gaps unchanged): a faster or slower typist of the
+    /// same kind.
     public func scaled(by factor: Double) -> TypistProfile {
         var copy = self
-        for index in copy.contexts.indices { copy.contexts[index].interval.medianMs *= factor }
+        for index in copy.contexts.indices {
+            copy.contexts[index].interval.medianMs *= factor
+            copy.contexts[index].hesitation?.medianMs *= factor
+        }
         return copy
     }
 }
