@@ -331,10 +331,11 @@ public enum ScenarioLoader {
 
     /// Reads a debounce policy. `policy` is one of `sentence-aware` (`sentenceEndMs`,
     /// `otherwiseMs`), `fixed` (`delayMs`), `edges` (`waitMs`, `leading`, `trailing`,
-    /// `maxWaitMs`), `throttle` (`intervalMs`), `boundary` (`on`: "word" or "sentence", `delayMs`).
+    /// `maxWaitMs`), `throttle` (`intervalMs`), `boundary` (`on`: "word" or "sentence", `delayMs`),
+    /// `adaptive` (`AdaptiveDebounce.read`).
     public static func readDebounce(_ field: ConfigField) throws(ConfigError) -> DebouncePolicy {
         var d = try field.object()
-        let names = ["sentence-aware", "fixed", "edges", "throttle", "boundary"]
+        let names = ["sentence-aware", "fixed", "edges", "throttle", "boundary", "adaptive"]
         let policy = try d.optional("policy") { f throws(ConfigError) in try f.oneOf(names) } ?? "sentence-aware"
         func ms(_ key: String, _ fallback: SimDuration? = nil) throws(ConfigError) -> SimDuration {
             if let value = try d.optional(key, { f throws(ConfigError) in try f.milliseconds() }) { return value }
@@ -358,6 +359,8 @@ public enum ScenarioLoader {
         case "boundary":
             let on = try d.optional("on") { f throws(ConfigError) in try f.oneOf(["word", "sentence"]) } ?? "sentence"
             result = .boundary(sentencesOnly: on == "sentence", delay: try ms("delayMs", .zero))
+        case "adaptive":
+            result = .adaptive(try AdaptiveDebounce.read(&d))
         default:
             result = .sentenceAware(sentenceEnd: try ms("sentenceEndMs", .milliseconds(400)), otherwise: try ms("otherwiseMs", .milliseconds(2000)))
         }

@@ -136,7 +136,8 @@ struct CloudClient: KeyboardComponent {
         field += 1
         cloudView = io.text.utf8
         io.text.markClean()
-        debouncer = Debouncer(debouncePolicy)
+        // The typist is the same: what the adaptive policy learned of them stays.
+        debouncer = debouncer.startingOver()
     }
 
     private mutating func settlePendingWork<Sink: ObservationSink>(_ rule: PendingWorkRule, io: inout KeyboardIO, sink: inout Sink) {
@@ -150,7 +151,7 @@ struct CloudClient: KeyboardComponent {
             }
         case .cancel:
             debounceTimer.cancel(in: &io.engine)
-            debouncer = Debouncer(debouncePolicy)
+            debouncer = debouncer.startingOver()
             attempts.removeAll()
             for id in requests.keys.sorted() {
                 let request = requests.removeValue(forKey: id)!
