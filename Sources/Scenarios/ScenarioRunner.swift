@@ -68,10 +68,11 @@ public enum ScenarioRunner {
     public static func runOne(_ scenario: Scenario, item: WorkItem, keepTasks: Bool = true,
                               arena: RecordArena? = nil, traceCache: TraceCache? = nil) throws -> RunResult {
         let started = DispatchTime.now().uptimeNanoseconds
-        let path = scenario.traces[item.traceIndex]
         var sink = ObservationBuffer(keepsTasks: keepTasks, arena: arena)
-        let key = try traceCache?.key(path) ?? traceKey(path)
-        func simulate<Source: TraceEventSource>(_ source: inout Source, header: TraceHeader?) throws -> ReplicationSummary {
+        // The runs' trace sources stay concrete types: the simulation is generic over its
+        // source, and an existential would cost a dynamic call per event.
+        func simulate<Source: TraceEventSource>(_ source: inout Source, header: TraceHeader?, key: String,
+                                                path: String) throws -> ReplicationSummary {
             var simulation = KeyboardSimulation(config: scenario.keyboard, seed: scenario.seed, replication: item.replication,
                                                 traceKey: key, header: header)
             do {
@@ -80,20 +81,42 @@ public enum ScenarioRunner {
                 throw ReplicationLimitError(scenarioPath: scenario.path, tracePath: path, replication: item.replication, limit: limit)
             }
         }
-        let summary: ReplicationSummary
-        if let kept = traceCache?.events(path) {
-            var source = ArrayTraceSource(kept.events)
-            summary = try simulate(&source, header: kept.header)
-        } else {
-            let reader = try TraceFileReader(path: path)
+        // A trace file: its events as an earlier replication kept them, or read from the file
+        // (and kept for later replications when the cache has room).
+        func replay(_ file: String, path: String) throws -> ReplicationSummary {
+            let key = try traceCache?.key(file) ?? traceKey(file)
+            if let kept = traceCache?.events(file) {
+                var source = ArrayTraceSource(kept.events)
+                return try simulate(&source, header: kept.header, key: key, path: path)
+            }
+            let reader = try TraceFileReader(path: file)
             let header = reader.header
             if let traceCache, traceCache.keepsEvents {
                 var source = RecordingSource(DictationAudioResolver(reader), limit: TraceCache.eventsMaxForReplays)
-                summary = try simulate(&source, header: header)
-                if source.ended && !source.overflowed { traceCache.keep(path, header: header, events: source.events) }
-            } else {
-                var source = DictationAudioResolver(reader)
-                summary = try simulate(&source, header: header)
+                let summary = try simulate(&source, header: header, key: key, path: path)
+                if source.ended && !source.overflowed { traceCache.keep(file, header: header, events: source.events) }
+                return summary
+            }
+            var source = DictationAudioResolver(reader)
+            return try simulate(&source, header: header, key: key, path: path)
+        }
+        let path: String
+        let summary: ReplicationSummary
+        switch scenario.traceEntries[item.traceIndex] {
+        case .file(let file):
+            path = file
+            summary = try replay(file, path: file)
+        case .population(let population):
+            let draw = population.draw(seed: scenario.seed, replication: item.replication)
+            path = draw.description(populationLabel: population.label)
+            switch draw {
+            case .trace(let file):
+                summary = try replay(file, path: path)
+            case .synthesis(let synthesis, let text):
+                let (header, events) = synthesis.trace(of: text.script)
+                // Dictation clips are beside the text, as its `@dictate` lines name them.
+                var source = DictationAudioResolver(ArrayTraceSource(events), tracePath: text.path) { _ in nil }
+                summary = try simulate(&source, header: header, key: try traceKey(header: header, events: events), path: path)
             }
         }
         let wall = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
@@ -111,7 +134,22 @@ extension ScenarioRunner {
         guard let content = try TraceMeasurement.replayContent(path: path) else {
             return String(try ScenarioFingerprint.filesHash([path]).prefix(16))
         }
-        // The scheme of filesHash for one file: its length (8 bytes, little-endian), then its bytes.
+        return key(content: content)
+    }
+
+    /// The key of a trace held in memory: the key its file would have, as
+    /// `TraceFileWriter` writes it (uncompressed).
+    /// - Throws: `InputError` when an event cannot be written (out of time order).
+    public static func traceKey(header: TraceHeader, events: [TraceEvent]) throws -> String {
+        let sink = MemoryByteSink()
+        let writer = try TraceFileWriter(sink: sink, header: header)
+        for event in events { try writer.write(event) }
+        try writer.commit()
+        return key(content: sink.bytes)
+    }
+
+    /// The scheme of `filesHash` for one file: its length (8 bytes, little-endian), then its bytes.
+    private static func key(content: [UInt8]) -> String {
         var hasher = SHA256()
         hasher.update((0..<8).map { UInt8(truncatingIfNeeded: UInt64(content.count) >> (8 * UInt64($0))) })
         hasher.update(content)

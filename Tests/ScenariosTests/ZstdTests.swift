@@ -353,12 +353,7 @@ final class MemorySource: ByteSource {
 }
 
 /// Collects written bytes in memory.
-final class MemorySink: ByteSink {
-    let path: String
-    private(set) var bytes: [UInt8] = []
-    init(path: String) { self.path = path }
-    func write(_ bytes: UnsafeRawBufferPointer) throws(InputError) { self.bytes += bytes }
-}
+typealias MemorySink = MemoryByteSink
 
 /// A small deterministic generator for test data.
 struct SplitMix {

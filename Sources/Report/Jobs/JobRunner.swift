@@ -103,10 +103,24 @@ public enum JobRunner {
     /// taken to be eight times its size), so that the window stays within about 256 MB — but
     /// never fewer than one a thread.
     static func runWindow(_ job: Job, threads: Int) -> Int {
-        let largest = Set(job.batches.flatMap(\.scenario.traces)).map { path -> Int in
+        func traceBytes(_ path: String) -> Int {
             let bytes = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
             return path.hasSuffix(".zst") ? 8 * bytes : bytes
-        }.max() ?? 0
+        }
+        // A session synthesised from a text is about 100 bytes of trace per character of it.
+        // Entries are looked at once each (a sweep's points share them).
+        var largest = 0
+        var seen: Set<String> = []
+        for entry in job.batches.flatMap(\.scenario.traceEntries) where seen.insert(entry.file ?? entry.populationKey ?? "").inserted {
+            switch entry {
+            case .file(let path): largest = max(largest, traceBytes(path))
+            case .population(let population):
+                switch population.members {
+                case .traces(let files): largest = max(largest, files.map(traceBytes).max() ?? 0)
+                case .typists(let typists): largest = max(largest, 100 * (typists.flatMap(\.texts).map { traceBytes($0.path) }.max() ?? 0))
+                }
+            }
+        }
         let runBytes = max(1, 10 * largest)
         return max(threads, min(8 * threads, (256 << 20) / runBytes))
     }
