@@ -164,9 +164,17 @@ public struct ConfigField {
         return try Int64(integer(in: Int(range.lowerBound)...Int(range.upperBound)))
     }
 
-    /// A duration given in milliseconds, not negative.
-    public func milliseconds() throws(ConfigError) -> SimDuration {
-        SimDuration(milliseconds: try nonNegative())
+    /// A duration given in milliseconds, as `ValueLimits` says: finite, not negative (with
+    /// `positive`, greater than 0) and at most about 104 days.
+    public func milliseconds(positive: Bool = false) throws(ConfigError) -> SimDuration {
+        SimDuration(milliseconds: try durationMs(positive: positive))
+    }
+
+    /// `milliseconds(positive:)` as a number of milliseconds, for the models that keep one.
+    public func durationMs(positive: Bool = false) throws(ConfigError) -> Double {
+        let x = try positive ? self.positive() : nonNegative()
+        if let problem = ValueLimits.durationProblem(ms: x, text: Self.format(x)) { throw error(problem) }
+        return x
     }
 
     /// A string.

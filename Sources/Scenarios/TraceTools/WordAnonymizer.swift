@@ -5,26 +5,42 @@ import Sim
 /// its punctuation, and — because the same word gets the same replacement within one trace —
 /// which typed words match the words the typist meant (the errors the simulation needs).
 ///
-/// The randomness of word `w` is SHA-256(K, w), with the trace key K = SHA-256 of the seed and
-/// of the original trace's bytes: another trace anonymised with the same seed has another
-/// key, so a trace whose text is known reveals nothing about any other. Letters are drawn
-/// per position (not through a permutation), so repeated letters inside a word do not show.
+/// The randomness of word `w` comes from its word key W = SHA-256(K, lower-cased w), with the
+/// trace key K = SHA-256 of the seed and of the original trace's bytes: another trace
+/// anonymised with the same seed has another key, so a trace whose text is known reveals
+/// nothing about any other. Letters are drawn per position (not through a permutation), so
+/// repeated letters inside a word do not show: eight positions from each SHA-256(W, block).
 ///
 /// Typed words arrive a key at a time, so the trace is read twice: `learn(_:)` on every
 /// event first finds the word each typing episode ends as (letters typed after a separator
 /// until the next separator, backspaces included); `anonymize(_:)` on every event then
 /// writes position i of an episode as position i of its final word's replacement.
+///
+/// Linear in the trace: each word is lower-cased, hashed and looked up once per episode or
+/// run of letters (words are numbered as they are first met), and each letter costs at most
+/// one SHA-256 block and O(1) else, however long its word.
 struct WordAnonymizer: Sendable {
     private let key: [UInt8]
     private let layout: KeyboardLayout
-    private var finals: [String] = []
+    /// The number of each episode's final word, in episode order.
+    private var finals: [Int] = []
     private var learner = EpisodeTracker()
     private var writer = EpisodeTracker()
-    private var draws: [String: [UInt32]] = [:]
+    /// Each word met, lower-cased, with its number.
+    private var numbers: [String: Int] = [:]
+    /// Per word number: its word key W and its last block of draws.
+    private var streams: [WordStream] = []
+
+    /// The random numbers of one word: its key and the eight draws of one block.
+    private struct WordStream {
+        var key: [UInt8]
+        var block = -1
+        var numbers: [UInt32] = []
+    }
 
     init(seed: UInt64, traceDigest: String, language: String) {
         var hasher = SHA256()
-        hasher.update(Array("keysim trace anonymize 2\0".utf8))
+        hasher.update(Array("keysim trace anonymize 3\0".utf8))
         hasher.update((0..<8).map { UInt8(truncatingIfNeeded: seed >> (8 * UInt64($0))) })
         hasher.update(Array(traceDigest.utf8))
         key = hasher.finalize()
@@ -35,16 +51,16 @@ struct WordAnonymizer: Sendable {
 
     /// First pass: follows the typing to find each episode's final word.
     mutating func learn(_ kind: TraceEvent.Kind) {
-        var words: [String] = []
-        learner.apply(kind) { words.append(String(String.UnicodeScalarView($0))) }
-        finals += words
+        var ended: [[Unicode.Scalar]] = []
+        learner.apply(kind) { ended.append($0) }
+        for word in ended { finals.append(number(of: word)) }
     }
 
     /// Ends the first pass.
     mutating func finishLearning() {
-        var words: [String] = []
-        learner.end { words.append(String(String.UnicodeScalarView($0))) }
-        finals += words
+        var ended: [[Unicode.Scalar]] = []
+        learner.end { ended.append($0) }
+        for word in ended { finals.append(number(of: word)) }
     }
 
     /// Second pass: the event with its letters replaced and its touch point moved.
@@ -75,15 +91,16 @@ struct WordAnonymizer: Sendable {
         }
     }
 
-    /// A text outside the typing (the intended text, a transcript), word by word: each
-    /// maximal run of word letters is one word.
+    /// A text outside the typing (the intended text, a transcript, the header's name), word
+    /// by word: each maximal run of word letters is one word.
     mutating func anonymizeText(_ text: String) -> String {
-        var places: [(word: String, index: Int)] = []
+        var places: [(word: Int, index: Int)] = []
         var run: [Unicode.Scalar] = []
         func close() {
-            let word = String(String.UnicodeScalarView(run))
+            guard !run.isEmpty else { return }
+            let word = number(of: run)
             places += run.indices.map { (word, $0) }
-            run.removeAll()
+            run.removeAll(keepingCapacity: true)
         }
         for character in text {
             let letters = TextAnonymizer.isEmoji(character) ? [] : character.unicodeScalars.filter(EpisodeTracker.isWordScalar)
@@ -95,17 +112,36 @@ struct WordAnonymizer: Sendable {
 
     // MARK: - Letters
 
-    /// Typed text: the writer's tracker places each word letter in its episode.
+    /// The number of `word` (lower-cased), numbering it and making its word key when new.
+    private mutating func number(of word: [Unicode.Scalar]) -> Int {
+        let normal = String(String.UnicodeScalarView(word)).lowercased()
+        if let known = numbers[normal] { return known }
+        var hasher = SHA256()
+        hasher.update(key)
+        hasher.update([0])
+        hasher.update(normal.utf8)
+        numbers[normal] = streams.count
+        streams.append(WordStream(key: hasher.finalize()))
+        return streams.count - 1
+    }
+
+    /// Typed text: the writer's tracker places each word letter in its episode. A letter of
+    /// an episode the first pass never saw end (none do) would take the empty word's draws.
     private mutating func typed(_ text: String, _ step: (inout EpisodeTracker, ((episode: Int, index: Int)) -> Void) -> Void) -> String {
         var positions: [(episode: Int, index: Int)] = []
         step(&writer) { positions.append($0) }
-        let places = positions.map { (word: $0.episode < finals.count ? finals[$0.episode] : "", index: $0.index) }
+        var places: [(word: Int, index: Int)] = []
+        places.reserveCapacity(positions.count)
+        for position in positions {
+            let word = position.episode < finals.count ? finals[position.episode] : number(of: [])
+            places.append((word, position.index))
+        }
         return rewrite(text, places: places)
     }
 
     /// `text` with its word letters replaced, the k-th by position `places[k].index` of the
-    /// replacement of word `places[k].word`.
-    private mutating func rewrite(_ text: String, places: [(word: String, index: Int)]) -> String {
+    /// replacement of word number `places[k].word`.
+    private mutating func rewrite(_ text: String, places: [(word: Int, index: Int)]) -> String {
         var out = String.UnicodeScalarView()
         var next = 0
         for character in text {
@@ -114,33 +150,29 @@ struct WordAnonymizer: Sendable {
                 guard EpisodeTracker.isWordScalar(scalar), next < places.count else { out.append(scalar); continue }
                 let (word, index) = places[next]
                 next += 1
-                out.append(replacement(for: scalar, draw: draws(for: word, atLeast: index + 1)[index]))
+                out.append(replacement(for: scalar, draw: draw(word: word, position: index)))
             }
         }
         return String(out)
     }
 
-    /// The random numbers of a word, one per position: SHA-256(K, word, block) in blocks of
-    /// eight. A position past the word's end (a letter later deleted) still gets one.
-    private mutating func draws(for word: String, atLeast count: Int) -> [UInt32] {
-        let normal = word.lowercased()
-        var numbers = draws[normal] ?? []
-        var block = numbers.count / 8
-        while numbers.count < count {
+    /// The random number of position `position` of word number `word`: number `position % 8`
+    /// of SHA-256(W, block `position / 8`). A position past the word's end (a letter later
+    /// deleted) still gets one. Letters come mostly in order, so each word keeps its last
+    /// block: one digest per eight letters, and memory per word, not per letter.
+    private mutating func draw(word: Int, position: Int) -> UInt32 {
+        let block = position / 8
+        if streams[word].block != block {
             var hasher = SHA256()
-            hasher.update(key)
-            hasher.update([0])
-            hasher.update(Array(normal.utf8))
-            hasher.update([0, UInt8(truncatingIfNeeded: block), UInt8(truncatingIfNeeded: block >> 8)])
+            hasher.update(streams[word].key)
+            hasher.update((0..<8).map { UInt8(truncatingIfNeeded: UInt64(block) >> (8 * UInt64($0))) })
             let digest = hasher.finalize()
-            for k in 0..<8 {
-                numbers.append(UInt32(digest[4 * k]) | UInt32(digest[4 * k + 1]) << 8 | UInt32(digest[4 * k + 2]) << 16
-                               | UInt32(digest[4 * k + 3]) << 24)
+            streams[word].numbers = (0..<8).map { k in
+                UInt32(digest[4 * k]) | UInt32(digest[4 * k + 1]) << 8 | UInt32(digest[4 * k + 2]) << 16 | UInt32(digest[4 * k + 3]) << 24
             }
-            block += 1
+            streams[word].block = block
         }
-        draws[normal] = numbers
-        return numbers
+        return streams[word].numbers[position % 8]
     }
 
     /// A letter of the same script and case as `scalar`, or a digit for a digit, chosen by `draw`.
