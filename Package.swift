@@ -41,7 +41,7 @@ let package = Package(
         // A trace writer a keyboard extension can embed (Foundation at most).
         .target(name: "TraceRecorder"),
         // The bodies of the fuzz targets, shared by `make fuzz` and the regression tests.
-        .target(name: "FuzzHarness", dependencies: ["Sim", "Scenarios"]),
+        .target(name: "FuzzHarness", dependencies: ["Sim", "Scenarios", "Report"]),
 
         .testTarget(name: "SimTests", dependencies: ["Sim"]),
         .testTarget(name: "ScenariosTests", dependencies: ["Sim", "Scenarios", "FuzzHarness"]),

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 SWIFT=${SWIFT:-swift}
 seconds=${FUZZ_SECONDS:-30}
 build=.build/fuzz
-targets=(${FUZZ_TARGETS:-FuzzJSON5 FuzzTraceLine FuzzZstd FuzzWAV FuzzScenario})
+targets=(${FUZZ_TARGETS:-FuzzJSON5 FuzzTraceLine FuzzZstd FuzzWAV FuzzScenario FuzzCalibration})
 
 # Seeds from the bundled files, small enough for thousands of runs a second: scenarios
 # whole, traces as their first 40 lines (and, compressed, for the zstd reader), clips whole.
