@@ -47,20 +47,17 @@ final class FuzzRegressionTests: XCTestCase {
     /// and the long word and the header's free text anonymise as they should.
     func testIssue29InputsEndWithTheirErrors() throws {
         let calibration = "Fuzz/regressions/FuzzCalibration/"
-        let limit = "out of range (at most 9007199254.740992 ms, about 104 days)"
-        let expected = [
-            ("largest-double.csv", "largest-double.csv:7:8: error: duration_ms 1.7976931348623157e308 ms is " + limit),
-            ("beyond-limit.csv", "beyond-limit.csv:7:8: error: duration_ms 1.2e29 ms is " + limit),
-            ("instruments-huge-duration.xml", "instruments-huge-duration.xml:4:68: error: duration 9223372036854775807 ns is " + limit),
-            ("signpost-ten-thousand-years.ndjson", "signpost-ten-thousand-years.ndjson:2:111: error: signpost 1 \"lookup\" lasts 253402660739999999 µs since line 1, " + limit),
-            ("metrickit-infinite-edge.json", "metrickit-infinite-edge.json:1:226: error: \"bucketStart\" \"1e305 min\" is " + limit),
-            ("metrickit-count-total.json", "metrickit-count-total.json:1:221: error: \"bucketCount\" 900000000000 brings \"rerank\" to 1800000000000 durations, out of range (at most 1000000000000)"),
-            ("metrickit-point-bucket-count.json", "metrickit-point-bucket-count.json:1:208: error: buckets whose bucketStart equals bucketEnd hold 2000000 durations of \"rerank\", more than the 1000000 kept one by one"),
-        ]
-        for (name, message) in expected {
+        // Each past a limit, in its own format (the CLI tests check the whole messages).
+        let refused = ["largest-double.csv", "beyond-limit.csv", "instruments-huge-duration.xml", "signpost-ten-thousand-years.ndjson",
+                       "metrickit-infinite-edge.json", "metrickit-count-total.json", "metrickit-point-bucket-count.json"]
+        for name in refused {
             let path = root.appendingPathComponent(calibration + name).path
             XCTAssertThrowsError(try CostInputReader.read(path: path), name) { error in
-                XCTAssertEqual((error as? InputError)?.description, root.path + "/" + calibration + message)
+                guard let error = error as? InputError else { return XCTFail("\(name): \(error)") }
+                XCTAssertEqual(error.file, path)
+                XCTAssertNotNil(error.line, name)
+                XCTAssertNotNil(error.column, name)
+                XCTAssertTrue(error.message.contains("out of range") || error.message.contains("more than the 1000000"), error.description)
             }
         }
         // The limit itself is a duration.

@@ -30,6 +30,9 @@ struct WordAnonymizer: Sendable {
     private var numbers: [String: Int] = [:]
     /// Per word number: its word key W and its last block of draws.
     private var streams: [WordStream] = []
+    /// The members of each class of letters met (`TextAnonymizer.classKey`), looked up,
+    /// never iterated.
+    private var classes: [TextAnonymizer.ClassKey: [UInt32]] = [:]
 
     /// The random numbers of one word: its key and the eight draws of one block.
     private struct WordStream {
@@ -68,7 +71,7 @@ struct WordAnonymizer: Sendable {
         switch kind {
         case let .key(text, touchUp, point):
             let replaced = typed(text) { tracker, placed in tracker.type(text, placed: placed) }
-            return .key(text: replaced, touchUp: touchUp, point: point.flatMap { move($0, from: text, to: replaced) })
+            return .key(text: replaced, touchUp: touchUp, point: point.flatMap { Self.move($0, from: text, to: replaced, on: layout) })
         case .paste(let text):
             return .paste(text: typed(text) { tracker, placed in tracker.type(text, placed: placed) })
         case .suggestionPicked(let word):
@@ -150,7 +153,8 @@ struct WordAnonymizer: Sendable {
                 guard EpisodeTracker.isWordScalar(scalar), next < places.count else { out.append(scalar); continue }
                 let (word, index) = places[next]
                 next += 1
-                out.append(replacement(for: scalar, draw: draw(word: word, position: index)))
+                let number = draw(word: word, position: index)
+                out.append(replacement(for: scalar, draw: number))
             }
         }
         return String(out)
@@ -175,8 +179,10 @@ struct WordAnonymizer: Sendable {
         return streams[word].numbers[position % 8]
     }
 
-    /// A letter of the same script and case as `scalar`, or a digit for a digit, chosen by `draw`.
-    private func replacement(for scalar: Unicode.Scalar, draw: UInt32) -> Unicode.Scalar {
+    /// A letter of the same script and case as `scalar`, or a digit for a digit, chosen by
+    /// `draw`. (Mutating for its cache of classes; a non-mutating method of `self` called
+    /// from a mutating one would copy the whole anonymiser per letter.)
+    private mutating func replacement(for scalar: Unicode.Scalar, draw: UInt32) -> Unicode.Scalar {
         switch scalar.value {
         case 0x61...0x7A: return Unicode.Scalar(0x61 + draw % 26)!
         case 0x41...0x5A: return Unicode.Scalar(0x41 + draw % 26)!
@@ -185,7 +191,8 @@ struct WordAnonymizer: Sendable {
         case 0x410...0x42F, 0x401: return Unicode.Scalar(0x410 + draw % 32)!
         default:
             guard let key = TextAnonymizer.classKey(of: scalar) else { return scalar }
-            let members = key.members()
+            if classes[key] == nil { classes[key] = key.members() }
+            let members = classes[key]!
             return members.isEmpty ? scalar : Unicode.Scalar(members[Int(draw % UInt32(members.count))]) ?? scalar
         }
     }
@@ -193,7 +200,7 @@ struct WordAnonymizer: Sendable {
     /// A key's touch point moved to the replaced letter's key, keeping its offset from the
     /// key's centre (so a touch that missed its key misses the new one the same way);
     /// dropped when either letter has no key on the layout.
-    private func move(_ point: TouchPoint, from original: String, to replaced: String) -> TouchPoint? {
+    private static func move(_ point: TouchPoint, from original: String, to replaced: String, on layout: KeyboardLayout) -> TouchPoint? {
         guard original != replaced else { return point }
         guard original.count == 1, replaced.count == 1, let from = layout.key(for: original.first!),
               let to = layout.key(for: replaced.first!) else { return nil }
@@ -213,7 +220,12 @@ struct EpisodeTracker: Sendable {
 
     /// Whether a scalar belongs to a word: a letter or a decimal digit.
     static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.properties.isAlphabetic || scalar.properties.generalCategory == .decimalNumber
+        // ASCII without the property tables, which cost most of the time of a long word.
+        if scalar.isASCII {
+            let v = scalar.value
+            return (v >= 0x61 && v <= 0x7A) || (v >= 0x41 && v <= 0x5A) || (v >= 0x30 && v <= 0x39)
+        }
+        return scalar.properties.isAlphabetic || scalar.properties.generalCategory == .decimalNumber
     }
 
     /// Follows the events that are neither typed text nor a suggestion.
