@@ -60,8 +60,8 @@ struct CloudClient: KeyboardComponent {
     private var debounceTimer = SimTimer()
     /// The trigger the armed debounce timer will send for.
     private var armedTrigger: RequestTrigger?
-    /// The text as the cloud has seen it (or will, from the requests in flight), as UTF-8.
-    private var cloudView: [UInt8] = []
+    /// The text as the cloud has seen it (or will, from the requests in flight).
+    private var view = CloudView()
     /// The field being typed in, counted from 0.
     private var field = 0
     private var serviceTimes: RandomStream
@@ -103,8 +103,10 @@ struct CloudClient: KeyboardComponent {
         if let trigger = decision.sendNow { sendIfChanged(trigger, io: &io) }
     }
 
-    /// The text changed (`io.text.lastEdit`): the words of requests in flight follow it.
+    /// The text changed (`io.text.lastEdit`): the cloud's view marks it changed, and the
+    /// words of requests in flight follow it.
     mutating func follow(_ edit: TextEdit, io: KeyboardIO) {
+        view.follow(edit)
         guard !requests.isEmpty, edit.removedUTF8 > 0 || edit.insertedUTF8 > 0 else { return }
         let editEnd = edit.atUTF8 + edit.insertedUTF8
         for id in requests.keys {
@@ -134,8 +136,7 @@ struct CloudClient: KeyboardComponent {
     /// what was there before the user typed. Answers about the old field find nothing.
     mutating func fieldChanged(io: inout KeyboardIO) {
         field += 1
-        cloudView = io.text.utf8
-        io.text.markClean()
+        view.reset(to: io.text.utf8)
         debouncer = Debouncer(debouncePolicy)
     }
 
@@ -186,12 +187,7 @@ struct CloudClient: KeyboardComponent {
         let text = io.text.utf8
         // The word at the cursor is being typed: neither it nor anything after it goes.
         let end = io.text.unfinishedWordRange?.lowerBound ?? text.count
-        // The cloud's view was the text itself at the last send, cut back since where a
-        // request failed: before `dirtyFromUTF8` (the first byte edited since) the two agree,
-        // so only the text after it is compared — O(changed text), not O(text).
-        let common = min(end, cloudView.count)
-        var same = min(io.text.dirtyFromUTF8, common)
-        while same < common && text[same] == cloudView[same] { same += 1 }
+        let same = view.firstDifference(in: text, before: end)
         var words: [SentWord] = []
         var from = same
         if same < end {
@@ -203,9 +199,7 @@ struct CloudClient: KeyboardComponent {
                 ordinal += 1
             }
         }
-        cloudView.removeSubrange(same...)
-        cloudView.append(contentsOf: text[same..<end])
-        io.text.markClean()
+        view.saw(text, from: same, to: end)
         // Only white space or punctuation changed, or words were deleted: nothing new to check.
         guard !words.isEmpty else { return }
         let id = requestsSent
@@ -272,7 +266,7 @@ struct CloudClient: KeyboardComponent {
     /// The request's text never got through: the next request must carry it again.
     private mutating func giveUp<Sink: ObservationSink>(_ request: Request, outcome: RequestOutcome, io: inout KeyboardIO,
                                                         sink: inout Sink) {
-        if request.field == field && request.fromUTF8 < cloudView.count { cloudView.removeSubrange(request.fromUTF8...) }
+        if request.field == field { view.forget(fromUTF8: request.fromUTF8) }
         sink.record(.request(observation(request, outcome: outcome, attempt: nil, lostWords: 0, io: io)))
     }
 
