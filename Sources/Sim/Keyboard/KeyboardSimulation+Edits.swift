@@ -42,7 +42,8 @@ extension KeyboardSimulation {
         case .fix:
             break
         }
-        cloud.edited(io: &io)
+        let picked = if case .key(let key, _) = source, case .suggestion = key.edit { true } else { false }
+        cloud.edited(picked: picked, io: &io)
         guard case .key(let key, _) = source else { return }
         if io.text.endsToken { apply(process.wordFinished(io: &io, sink: &sink), into: &sink) }
         touch.edited(key.edit, keyIndex: key.index, io: &io)

@@ -199,7 +199,7 @@ public struct KeyboardSimulation {
         case .keyboardHidden:
             cloud.keyboardHidden(io: &io, sink: &sink)
         case .keyboardShown:
-            break
+            cloud.keyboardShown()
         case .field(let change):
             // The old field's pending work is settled while its text is still there; then
             // its chips close, and the new field's text replaces it.

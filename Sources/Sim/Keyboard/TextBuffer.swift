@@ -173,7 +173,7 @@ public struct TextBuffer: Sendable, Equatable {
         insert(newText)
         version = oldVersion + 1
         lastEdit = TextEdit(atUTF8: prefix, removedUTF8: old.utf8.count - prefix - suffix,
-                            insertedUTF8: newText.utf8.count - prefix - suffix)
+                            insertedUTF8: newText.utf8.count - prefix - suffix, retokenized: true)
         if let newCursor {
             precondition(newCursor >= 0 && newCursor <= utf8.count, "the cursor stays inside the text")
             cursorUTF8 = newCursor
@@ -206,7 +206,8 @@ public struct TextBuffer: Sendable, Equatable {
         cursorUTF8 = 0
         insert(kept + inserted + after)
         version = oldVersion + 1
-        lastEdit = TextEdit(atUTF8: kept.utf8.count, removedUTF8: removedUTF8, insertedUTF8: inserted.utf8.count)
+        lastEdit = TextEdit(atUTF8: kept.utf8.count, removedUTF8: removedUTF8, insertedUTF8: inserted.utf8.count,
+                            retokenized: true)
         cursorUTF8 = kept.utf8.count + inserted.utf8.count
     }
 
