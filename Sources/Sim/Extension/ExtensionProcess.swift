@@ -91,8 +91,11 @@ struct ExtensionProcess: KeyboardComponent {
     /// (computed once per language and replication).
     mutating func entry(for language: String) -> (sizeBytes: Int, sha256: String, completeDigest: String) {
         if let known = entries[language] { return (known.entry.sizeBytes, known.entry.sha256, known.completeDigest) }
-        let entry = languages.entry(for: language)
-        let complete = caches.languageFileDigest(language: language, bytes: entry.sizeBytes)
+        // A language the manifest does not list has the digest of its modelled content: taken
+        // from the job's memo rather than computed again by `LanguageFilesConfig.entry(for:)`.
+        let listed = languages.manifest.first { $0.language == language }
+        let complete = caches.languageFileDigest(language: language, bytes: listed?.sizeBytes ?? languages.defaultSizeBytes)
+        let entry = listed ?? LanguageFileEntry(language: language, sizeBytes: languages.defaultSizeBytes, sha256: complete)
         entries[language] = (entry, complete)
         return (entry.sizeBytes, entry.sha256, complete)
     }
