@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 SWIFT=${SWIFT:-swift}
 seconds=${FUZZ_SECONDS:-30}
 build=.build/fuzz
-targets=(${FUZZ_TARGETS:-FuzzJSON5 FuzzTraceLine FuzzZstd FuzzWAV FuzzScenario FuzzSweepSet})
+targets=(${FUZZ_TARGETS:-FuzzJSON5 FuzzTraceLine FuzzZstd FuzzWAV FuzzScenario FuzzSweepSet FuzzCalibration})
 
 # Seeds from the bundled files, small enough for thousands of runs a second: scenarios
 # whole, traces as their first 40 lines (and, compressed, for the zstd reader), clips whole,
@@ -38,7 +38,10 @@ for target in "${targets[@]}"; do
     seed "$target" "$corpus"
     if [ -d "Fuzz/regressions/$target" ]; then cp Fuzz/regressions/"$target"/* "$corpus/" 2>/dev/null || true; fi
     echo "fuzz $target: $seconds s on $(ls "$corpus" | wc -l) inputs"
-    if ! KEYSIM_FUZZ_TARGET="$target" "$build/debug/KeysimFuzz" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=4096 -max_len=65536 \
+    # FoundationXML leaks the error object of every malformed document it parses (72 bytes
+    # from _CFErrorCreateFromXMLInterface): not keysim's leak, so not looked for there.
+    leaks=1; [ "$target" = FuzzCalibration ] && leaks=0
+    if ! ASAN_OPTIONS=detect_leaks=$leaks KEYSIM_FUZZ_TARGET="$target" "$build/debug/KeysimFuzz" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=4096 -max_len=65536 -detect_leaks=$leaks \
             -print_final_stats=1 -artifact_prefix="$crashes" "$corpus" > "$build/$target.log" 2>&1; then
         failed+=("$target")
         tail -30 "$build/$target.log"

@@ -4,7 +4,7 @@ import Glibc
 #endif
 
 /// The fuzz target this process runs, named by `KEYSIM_FUZZ_TARGET` (`make fuzz` sets it):
-/// one executable holds the targets of `FuzzHarness`, each run with its own corpus.
+/// one executable holds every target of `FuzzHarness`, each run with its own corpus.
 let target: String = {
     let name = getenv("KEYSIM_FUZZ_TARGET").map { String(cString: $0) } ?? ""
     guard FuzzHarness.targetNames.contains(name) else {

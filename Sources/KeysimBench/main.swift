@@ -76,7 +76,7 @@ func engineEventsPerSecond() -> Double {
 /// typist: keys/s, the median of three repetitions. Each repetition is a fresh simulation
 /// and buffer. The first writes its records to fresh memory, as the first replication in a
 /// process does; the others take the record blocks the one before left in the bench's
-/// `RecordArena`, as work after it does. `KEYSIM_BENCH_VERBOSE=1` shows each repetition's time and page faults.
+/// `RecordArena`, as work after it does, and share its `SimulationCaches`, as a job's runs do. `KEYSIM_BENCH_VERBOSE=1` shows each repetition's time and page faults.
 func keyboardKeysPerSecond() -> Double {
     let words = ["the", "quick", "brown", "fox", "jumps", "over", "a", "lazy", "dog", "and", "runs", "away"]
     var events: [TraceEvent] = []
@@ -103,10 +103,11 @@ func keyboardKeysPerSecond() -> Double {
     keyboard.underlines.acceptanceRate = 0
     var rates: [Double] = []
     let arena = RecordArena()
+    let caches = SimulationCaches()
     for repetition in 0..<3 {
         var source = ArrayTraceSource(events)
         var sink = ObservationBuffer(arena: arena)
-        var simulation = KeyboardSimulation(config: keyboard, seed: 1, replication: repetition, header: header)
+        var simulation = KeyboardSimulation(config: keyboard, seed: 1, replication: repetition, header: header, caches: caches)
         var summary: ReplicationSummary?
         let elapsed = seconds { summary = try? simulation.run(&source, into: &sink) }
         precondition(summary?.edits == events.count && sink.keys.count == events.count)

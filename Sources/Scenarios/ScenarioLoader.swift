@@ -262,13 +262,13 @@ public enum ScenarioLoader {
         if let mean = try n.optional("meanBadMs", { x throws(ConfigError) in try x.positive() }) { network.meanBadMs = mean }
         try n.optional("offline") { f throws(ConfigError) in
             network.offlinePeriods = try f.array { period throws(ConfigError) -> Range<SimTime> in
-                let bounds = try period.array { x throws(ConfigError) in try x.nonNegative() }
+                let bounds = try period.array { x throws(ConfigError) in try x.durationMs() }
                 guard bounds.count == 2, bounds[0] < bounds[1] else { throw period.error("expected [startMs, endMs] with start < end") }
                 return SimTime(milliseconds: bounds[0])..<SimTime(milliseconds: bounds[1])
             }
         }
         if let d = try n.optional("offlineFailureMs", { x throws(ConfigError) in try x.milliseconds() }) { network.offlineFailure = d }
-        if let d = try n.optional("timeoutMs", { x throws(ConfigError) in try x.positive() }) { network.timeout = SimDuration(milliseconds: d) }
+        if let d = try n.optional("timeoutMs", { x throws(ConfigError) in try x.milliseconds(positive: true) }) { network.timeout = d }
         if let m = try n.optional("maxAttempts", { x throws(ConfigError) in try x.integer(in: 1...20) }) { network.maxAttempts = m }
         if let d = try n.optional("retryBackoffMs", { x throws(ConfigError) in try x.milliseconds() }) { network.retryBackoff = d }
         if let d = try n.optional("retryBackoffMaxMs", { x throws(ConfigError) in try x.milliseconds() }) { network.retryBackoffMax = d }
@@ -313,7 +313,7 @@ public enum ScenarioLoader {
             }
             try b.optional(metric.rawValue) { e throws(ConfigError) in
                 var r = try e.object()
-                let limit = try r.required("ms") { x throws(ConfigError) in try x.positive() }
+                let limit = try r.required("ms") { x throws(ConfigError) in try x.durationMs(positive: true) }
                 let share = try r.optional("allowedShare") { x throws(ConfigError) in try x.probability() }
                     ?? Budget.defaults.first { $0.metric == metric }?.allowedShare ?? 0.05
                 try r.finish()

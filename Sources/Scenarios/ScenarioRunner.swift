@@ -64,7 +64,8 @@ public enum ScenarioRunner {
     /// Runs one work item on the calling thread; its record lists take their blocks from
     /// `arena` (the caller's, shared by the items it runs) when given, and its trace's key
     /// from `traceCache` (the caller's, so that each trace is hashed — and, when the cache
-    /// keeps events, read — once, not once per replication).
+    /// keeps events, read — once, not once per replication), whose `simulationCaches` the
+    /// simulation uses.
     public static func runOne(_ scenario: Scenario, item: WorkItem, keepTasks: Bool = true,
                               arena: RecordArena? = nil, traceCache: TraceCache? = nil) throws -> RunResult {
         let started = DispatchTime.now().uptimeNanoseconds
@@ -74,7 +75,8 @@ public enum ScenarioRunner {
         func simulate<Source: TraceEventSource>(_ source: inout Source, header: TraceHeader?, key: String,
                                                 path: String) throws -> ReplicationSummary {
             var simulation = KeyboardSimulation(config: scenario.keyboard, seed: scenario.seed, replication: item.replication,
-                                                traceKey: key, header: header)
+                                                traceKey: key, header: header,
+                                                caches: traceCache?.simulationCaches ?? SimulationCaches())
             do {
                 return try simulation.run(&source, into: &sink)
             } catch let limit as RunLimitError {
@@ -160,7 +162,9 @@ extension ScenarioRunner {
 /// What a job knows of the traces it replays, shared by its worker threads: each trace's
 /// key (`ScenarioRunner.traceKey`), computed the first time a replication asks for it, and —
 /// when the job replays its traces more than once — their events as the first replication
-/// read them, so that later replications neither parse the file nor analyse its audio again.
+/// read them, so that later replications neither parse the file nor analyse its audio again;
+/// and the memos its simulations share (`SimulationCaches`: the words of the traces'
+/// intended texts, the digests of language files), made with the job and gone with it.
 ///
 /// A job reads its traces as they are when it starts them. Events are kept only for
 /// traces that end cleanly and only up to `eventsMax` events over all traces: a long
@@ -172,6 +176,8 @@ public final class TraceCache: @unchecked Sendable {
     private var eventsHeld = 0
     /// The most events held over all traces (about 64 bytes each, plus their text).
     private let eventsMax: Int
+    /// The memos of pure functions every simulation of the job shares.
+    public let simulationCaches = SimulationCaches()
 
     /// An empty cache that keeps no events.
     public convenience init() { self.init(eventsMax: 0) }

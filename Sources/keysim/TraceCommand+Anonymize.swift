@@ -22,10 +22,11 @@ struct TraceAnonymizeCommand: ParsableCommand {
             Every word becomes random letters of the same length, case and script (digits
             stay digits), drawn for that word from a key made of the seed and the trace's
             bytes: the same word is replaced the same way throughout the trace (key text,
-            suggestions, pastes, transcripts, the header's intendedText), so typed words still
-            match or miss the words meant, but no letter mapping carries from word to word or
-            from trace to trace. Touch points move with their letter to its new key. Times,
-            backspaces, cursor moves, spaces, punctuation and emoji stay. WAV files that
+            suggestions, pastes, transcripts, the header's intendedText and name), so typed
+            words still match or miss the words meant, but no letter mapping carries from word
+            to word or from trace to trace. The header's source becomes "anonymized". Touch
+            points move with their letter to its new key. Times, backspaces, cursor moves,
+            spaces, punctuation and emoji stay. WAV files that
             dictations refer to are not changed: they still hold the spoken words. See
             docs/trace-format.md for what is kept and what it protects against.
             """

@@ -9,6 +9,10 @@ struct KeyboardHarness {
     var sink = ObservationBuffer()
     /// Engine and trace events handled so far.
     private(set) var steps = 0
+    /// Every check request sent so far: when it left (ms) and the text it carried, read from
+    /// the document at the step that sent it (the text from the request's first token, as
+    /// many characters as it counted). Requests killed at the instant they left read "?".
+    private(set) var sent: [(ms: Double, text: String)] = []
 
     init(_ config: KeyboardConfig, seed: UInt64 = 1, replication: Int = 0, intendedText: String? = nil) {
         simulation = KeyboardSimulation(config: config, seed: seed, replication: replication,
@@ -47,6 +51,11 @@ struct KeyboardHarness {
         checked()
     }
 
+    /// Feeds a trace event of `kind` at `ms`.
+    mutating func feed(_ kind: TraceEvent.Kind, atMs ms: Double) throws {
+        try feed(TraceEvent(time: SimTime(milliseconds: ms), kind: kind))
+    }
+
     /// Feeds a key tap of each character of `typed`, `everyMs` apart from `startMs`.
     mutating func type(_ typed: String, everyMs: Double = 100, fromMs startMs: Double) throws {
         for (index, character) in typed.enumerated() {
@@ -67,6 +76,12 @@ struct KeyboardHarness {
     private mutating func checked() {
         steps += 1
         simulation.checkInvariants()
+        while sent.count < simulation.cloud.requestsSent {
+            let text = simulation.cloud.requests[sent.count].map { request in
+                String(simulation.io.text.string(utf8: request.fromUTF8..<simulation.io.text.utf8.count).prefix(request.characters))
+            }
+            sent.append((now.milliseconds, text ?? "?"))
+        }
     }
 }
 

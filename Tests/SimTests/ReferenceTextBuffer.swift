@@ -17,8 +17,6 @@ struct ReferenceTextBuffer: Equatable {
     private(set) var version: Int = 0
     /// The number of grapheme clusters in `text`.
     private(set) var count: Int = 0
-    /// The lowest UTF-8 offset changed since `markClean()`.
-    private(set) var dirtyFromUTF8: Int = 0
     /// UTF-8 offsets where tokens (runs of non-white-space) start, ascending.
     private(set) var tokenStarts: [Int] = []
 
@@ -26,7 +24,6 @@ struct ReferenceTextBuffer: Equatable {
     init(_ text: String = "") {
         if !text.isEmpty { insert(text) }
         version = 0
-        dirtyFromUTF8 = self.text.utf8.count
     }
 
     /// Appends text at the end.
@@ -51,8 +48,6 @@ struct ReferenceTextBuffer: Equatable {
         let tail = text[text.utf8.index(text.utf8.startIndex, offsetBy: tailOffset)...]
         let kept = oldLast == nil ? 0 : 1
         count = oldCount - kept + tail.count
-        let lastUnchanged = oldLast != nil && tail.first == oldLast
-        dirtyFromUTF8 = min(dirtyFromUTF8, lastUnchanged ? tailOffset + oldLast!.utf8.count : tailOffset)
         version += 1
     }
 
@@ -67,7 +62,6 @@ struct ReferenceTextBuffer: Equatable {
         if !TextBuffer.isASCIIWhitespace(byte) && previousIsSpace { tokenStarts.append(offset) }
         text.append(inserted)
         count += 1
-        dirtyFromUTF8 = min(dirtyFromUTF8, offset)
         version += 1
         return true
     }
@@ -98,7 +92,6 @@ struct ReferenceTextBuffer: Equatable {
         if count > 0 {
             text.removeLast()
             count -= 1
-            dirtyFromUTF8 = min(dirtyFromUTF8, text.utf8.count)
             while let last = tokenStarts.last, last >= text.utf8.count { tokenStarts.removeLast() }
         }
         version += 1
@@ -111,42 +104,17 @@ struct ReferenceTextBuffer: Equatable {
             count -= 1
         }
         while let last = tokenStarts.last, last >= text.utf8.count { tokenStarts.removeLast() }
-        dirtyFromUTF8 = min(dirtyFromUTF8, text.utf8.count)
         insert(word)
     }
 
     /// Replaces the whole text (a fix applied through the text proxy). Recomputes the tokens.
     mutating func replaceAll(with newText: String) {
-        let oldDirty = dirtyFromUTF8
         let oldVersion = version
-        let prefix = commonPrefixUTF8(text, newText)
         text = ""
         count = 0
         tokenStarts = []
         insert(newText)
         version = oldVersion + 1
-        dirtyFromUTF8 = min(oldDirty, prefix)
-    }
-
-    private func commonPrefixUTF8(_ a: String, _ b: String) -> Int {
-        var length = 0
-        for (x, y) in zip(a, b) {
-            guard x == y else { break }
-            length += x.utf8.count
-        }
-        return length
-    }
-
-    /// Marks the current text as sent; later edits start a new dirty range.
-    mutating func markClean() { dirtyFromUTF8 = text.utf8.count }
-
-    /// Marks the text from a UTF-8 offset as changed again (a request that never got through).
-    mutating func markDirty(fromUTF8 offset: Int) { dirtyFromUTF8 = min(dirtyFromUTF8, max(0, offset)) }
-
-    /// Grapheme clusters changed since the last `markClean()`. O(changed text).
-    var dirtyCount: Int {
-        guard dirtyFromUTF8 < text.utf8.count else { return 0 }
-        return text[text.utf8.index(text.utf8.startIndex, offsetBy: dirtyFromUTF8)...].count
     }
 
     /// The ordinal of the token holding or following UTF-8 offset `offset`.

@@ -23,6 +23,7 @@ final class TextBufferTests: XCTestCase {
             for step in 0..<250 {
                 let action = rng.nextInt(below: 100)
                 let what: String
+                let before = buffer.utf8
                 switch action {
                 case 0..<55:
                     // Mostly one piece, as a key types; now and then a paste.
@@ -39,26 +40,18 @@ final class TextBufferTests: XCTestCase {
                     buffer.replaceCurrentWord(with: word)
                     reference.replaceCurrentWord(with: word)
                     what = "replace word \(word.debugDescription)"
-                case 88..<91:
+                default:
                     let text = randomText(&rng, pieces: rng.nextInt(below: 20))
                     buffer.replaceAll(with: text)
                     reference.replaceAll(with: text)
                     what = "replace all \(text.debugDescription)"
-                case 91..<95:
-                    buffer.markClean()
-                    reference.markClean()
-                    what = "mark clean"
-                default:
-                    // A failed request marks its text dirty from a cluster boundary.
-                    let text = reference.text
-                    let boundaries = text.indices.map { text.utf8.distance(from: text.startIndex, to: $0) } + [text.utf8.count]
-                    let offset = boundaries[rng.nextInt(below: boundaries.count)]
-                    buffer.markDirty(fromUTF8: offset)
-                    reference.markDirty(fromUTF8: offset)
-                    what = "mark dirty \(offset)"
                 }
                 let context = "seed \(seed) step \(step) (\(what)) text \(reference.text.debugDescription)"
                 compare(buffer, reference, &rng, context)
+                // What anchors and the cloud's view follow: the old bytes with `lastEdit` applied are the new ones.
+                let edit = buffer.lastEdit
+                XCTAssertEqual(Array(before[..<edit.atUTF8]) + buffer.utf8[edit.atUTF8..<(edit.atUTF8 + edit.insertedUTF8)]
+                                   + before[(edit.atUTF8 + edit.removedUTF8)...], buffer.utf8, "lastEdit, \(context)")
                 if buffer.text != reference.text { return }
             }
         }
@@ -68,8 +61,6 @@ final class TextBufferTests: XCTestCase {
         XCTAssertEqual(buffer.text, reference.text, context)
         XCTAssertEqual(buffer.count, reference.count, context)
         XCTAssertEqual(buffer.version, reference.version, context)
-        XCTAssertEqual(buffer.dirtyFromUTF8, reference.dirtyFromUTF8, context)
-        XCTAssertEqual(buffer.dirtyCount, reference.dirtyCount, context)
         XCTAssertEqual(buffer.tokenStarts, reference.tokenStarts, context)
         XCTAssertEqual(buffer.lastCharacter, reference.text.last, context)
         XCTAssertEqual(buffer.characterBeforeLast, reference.characterBeforeLast, context)

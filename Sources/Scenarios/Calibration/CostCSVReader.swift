@@ -1,7 +1,7 @@
 /// Reads measured durations from CSV: a header line `kind,duration_ms`, then one
 /// `name,milliseconds` row per duration. Fields may be quoted ("a,b"); blank lines are
-/// skipped; anything else that is not a non-negative finite number is an error with its
-/// line and column.
+/// skipped; a duration that is not a number, or not a duration `ValueLimits` accepts (finite,
+/// not negative, at most about 104 days), is an error with its line and column.
 public enum CostCSVReader {
     /// The header the file must start with.
     public static let header = ["kind", "duration_ms"]
@@ -35,6 +35,9 @@ public enum CostCSVReader {
             guard let value = Double(valueText), value.isFinite, value >= 0 else {
                 throw InputError(.invalidContent, file: path, line: number, column: fields[1].column,
                                  message: "duration_ms must be a non-negative number of milliseconds, found '\(valueText)'")
+            }
+            if let problem = ValueLimits.durationProblem(ms: value, text: valueText) {
+                throw InputError(.invalidContent, file: path, line: number, column: fields[1].column, message: "duration_ms " + problem)
             }
             collector.add(name, ms: value)
         }

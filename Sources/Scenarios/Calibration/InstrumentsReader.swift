@@ -14,7 +14,8 @@ import FoundationXML
 /// counted); durations are integer nanoseconds; the interval's name is the `name` column.
 /// Xcode versions have named the table `os-signpost-interval`, `os-signpost-intervals`
 /// and `OSSignpostIntervals`; all are accepted. Any other table, a row with a `ref` to an
-/// unknown `id`, or a duration that is not an integer is an error with its line and column.
+/// unknown `id`, or a duration that is not an integer of nanoseconds within `ValueLimits`
+/// (at most about 104 days) is an error with its line and column.
 public enum InstrumentsReader {
     /// The schema names of the signpost interval table across Xcode versions.
     public static let schemaNames = ["os-signpost-interval", "os-signpost-intervals", "OSSignpostIntervals"]
@@ -176,6 +177,10 @@ public enum InstrumentsReader {
             guard let nanos = Int64(duration.text), nanos >= 0 else {
                 fail(parser, "duration \"\(duration.text)\" is not a non-negative integer of nanoseconds",
                      at: (duration.cell.line, duration.cell.column))
+                return
+            }
+            if let problem = ValueLimits.durationProblem(nanoseconds: nanos) {
+                fail(parser, "duration " + problem, at: (duration.cell.line, duration.cell.column))
                 return
             }
             let name = resolved("name").map { $0.text.isEmpty ? ($0.fmt ?? "") : $0.text } ?? ""

@@ -4,13 +4,18 @@
 /// `signpostIntervalData.histogrammedSignpostDurations.histogramValue`, each with
 /// `bucketStart` and `bucketEnd` as values with units ("100 ms", "1.5 sec") and a
 /// `bucketCount`. The buckets are interval-censored durations: the fit uses only which
-/// bucket a duration fell in.
+/// bucket a duration fell in. Edges are durations and counts are counts as `ValueLimits`
+/// says (at most about 104 days; at most 10^12 durations per name).
 public enum MetricKitReader {
     /// The units accepted, with their size in milliseconds.
     static let units: [(name: String, ms: Double)] = [
         ("ns", 1e-6), ("us", 1e-3), ("µs", 1e-3), ("μs", 1e-3), ("ms", 1), ("s", 1000), ("sec", 1000),
         ("min", 60_000),
     ]
+
+    /// The durations that buckets with equal ends may hold per name: each is kept as one
+    /// number (`MeasuredCDF`), so their memory follows the counts, not the file's size.
+    public static let pointDurationsMax = 1_000_000
 
     /// Reads `path`.
     public static func read(path: String) throws(InputError) -> CostReading {
@@ -32,6 +37,9 @@ public enum MetricKitReader {
         default: throw fail(root, "expected a MetricKit payload (a JSON object) or an array of them, found \(root.typeName)")
         }
         var collector = SeriesCollector()
+        // Durations per name so far: a count is checked against `ValueLimits.countMax` in all.
+        var totals: [String: Double] = [:]
+        var pointTotals: [String: Double] = [:]
         var withoutHistogram = 0
         for payload in payloads {
             guard case .object = payload.kind else { throw fail(payload, "expected a MetricKit payload object, found \(payload.typeName)") }
@@ -75,8 +83,21 @@ public enum MetricKitReader {
                         throw fail(bucket["bucketEnd"]!, "bucketEnd is below bucketStart")
                     }
                     guard let countValue = bucket["bucketCount"], case .number(let count) = countValue.kind,
-                          count >= 0, count == count.rounded(), count <= 1e12 else {
+                          count >= 0, count == count.rounded() else {
                         throw fail(bucket["bucketCount"] ?? bucket, "\"bucketCount\" must be a non-negative integer")
+                    }
+                    let total = (totals[name] ?? 0) + count
+                    guard ValueLimits.isCount(total) else {
+                        throw fail(countValue, "\"bucketCount\" \(ConfigField.format(count)) brings \"\(name)\" to \(ConfigField.format(total)) durations, out of range (at most \(ValueLimits.countMax))")
+                    }
+                    totals[name] = total
+                    if upper == lower {
+                        // Equal ends are `count` copies of one duration, each kept as a number.
+                        let points = (pointTotals[name] ?? 0) + count
+                        guard points <= Double(pointDurationsMax) else {
+                            throw fail(countValue, "buckets whose bucketStart equals bucketEnd hold \(ConfigField.format(points)) durations of \"\(name)\", more than the \(pointDurationsMax) kept one by one")
+                        }
+                        pointTotals[name] = points
                     }
                     collector.add(name, bucket: CostBucket(lowerMs: lower, upperMs: upper, count: Int(count)))
                 }
@@ -97,6 +118,10 @@ public enum MetricKitReader {
         }
         guard let ms = milliseconds(text) else {
             throw fail(value, "\"\(key)\" must be a number and a unit (\(units.map(\.name).joined(separator: ", "))), found \"\(text)\"")
+        }
+        // The unit may carry a finite number past the limit, or to infinity ("1e305 min").
+        guard ValueLimits.isDuration(ms: ms) else {
+            throw fail(value, "\"\(key)\" \"\(text)\" is out of range (\(ValueLimits.durationLimitText))")
         }
         return ms
     }

@@ -5,8 +5,9 @@
 ///
 /// Lines that are not signpost events, and `event` signposts (points, not intervals), are
 /// skipped; an `end` without its `begin`, and a `begin` never ended, are left out and
-/// counted in the reading's remarks. A line that is not a JSON object, or a signpost event
-/// with a missing or malformed field, is an error with its line and column.
+/// counted in the reading's remarks. A line that is not a JSON object, a signpost event
+/// with a missing or malformed field, or an interval longer than `ValueLimits` allows (about
+/// 104 days) is an error with its line and column.
 public enum SignpostLogReader {
     /// The lines `log show` prints about its own filtering, which are not JSON.
     static let preambles = ["Filtering the log data", "Skipping info and debug messages", "Timestamp "]
@@ -68,6 +69,10 @@ public enum SignpostLogReader {
             } else if let begin = open.removeValue(forKey: key) {
                 guard micros >= begin.micros else {
                     throw fail("signpost \(id) \"\(name)\" ends before it begins (line \(begin.line))", stampColumn)
+                }
+                // Four-digit years keep the difference far from overflow; in nanoseconds it might not be.
+                guard micros - begin.micros <= ValueLimits.durationNanosMax / 1000 else {
+                    throw fail("signpost \(id) \"\(name)\" lasts \(micros - begin.micros) µs since line \(begin.line), out of range (\(ValueLimits.durationLimitText))", stampColumn)
                 }
                 collector.add(name, ms: Double(micros - begin.micros) / 1000)
             } else {

@@ -150,20 +150,18 @@ public struct ConfigField {
         return try Int64(integer(in: Int(range.lowerBound)...Int(range.upperBound)))
     }
 
-    /// A duration given in milliseconds: not negative, and at most
-    /// `SimDuration.maxNanoseconds` (2^53 ns, about 104 days), the longest span the clock
-    /// takes and the longest duration a trace may give; a longer one is refused rather than
-    /// silently cut to it.
-    public func milliseconds() throws(ConfigError) -> SimDuration {
-        let x = try nonNegative()
-        guard x <= Self.millisecondsMax else {
-            throw error("must be at most \(Self.format(Self.millisecondsMax)) ms (2^53 ns, about 104 days; got \(Self.format(x)))")
-        }
-        return SimDuration(milliseconds: x)
+    /// A duration given in milliseconds, as `ValueLimits` says: finite, not negative (with
+    /// `positive`, greater than 0) and at most about 104 days.
+    public func milliseconds(positive: Bool = false) throws(ConfigError) -> SimDuration {
+        SimDuration(milliseconds: try durationMs(positive: positive))
     }
 
-    /// The longest duration in milliseconds a field takes: `SimDuration.maxNanoseconds`.
-    public static let millisecondsMax = Double(SimDuration.maxNanoseconds) / 1e6
+    /// `milliseconds(positive:)` as a number of milliseconds, for the models that keep one.
+    public func durationMs(positive: Bool = false) throws(ConfigError) -> Double {
+        let x = try positive ? self.positive() : nonNegative()
+        if let problem = ValueLimits.durationProblem(ms: x, text: Self.format(x)) { throw error(problem) }
+        return x
+    }
 
     /// A string.
     public func string() throws(ConfigError) -> String {

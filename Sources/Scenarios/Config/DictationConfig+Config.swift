@@ -46,8 +46,8 @@ extension DictationConfig {
             micPolicy = MicPolicy(rawValue: name)!
         }
         if let d = try o.optional("suspendDelay", distribution) { suspendDelay = d }
-        if let ms = try o.optional("recordingCapMs", { f throws(ConfigError) in try f.positive() }) {
-            recordingCap = SimDuration(milliseconds: ms)
+        if let d = try o.optional("recordingCapMs", { f throws(ConfigError) in try f.milliseconds(positive: true) }) {
+            recordingCap = d
         }
         if let pair = try o.optional("transcription", { f throws(ConfigError) in
             try Self.perEngine(f, default: transcription) { g throws(ConfigError) in try Self.curve(g) }
@@ -61,8 +61,8 @@ extension DictationConfig {
         }
         // `null` removes the budget; absent keeps the default.
         if field.value["stopToTextBudgetMs"]?.kind == .null { stopToTextBudget = nil }
-        if let ms = try o.optional("stopToTextBudgetMs", { f throws(ConfigError) in try f.positive() }) {
-            stopToTextBudget = SimDuration(milliseconds: ms)
+        if let d = try o.optional("stopToTextBudgetMs", { f throws(ConfigError) in try f.milliseconds(positive: true) }) {
+            stopToTextBudget = d
         }
         try o.finish()
         if let problem = problems().first { throw field.error(problem) }
@@ -90,9 +90,9 @@ extension DictationConfig {
     static func curve(_ field: ConfigField) throws(ConfigError) -> TranscriptionCurve {
         let points = try field.array { p throws(ConfigError) -> TranscriptionCurve.Point in
             var o = try p.object()
-            let clip = try o.required("clipMs") { f throws(ConfigError) in try f.nonNegative() }
-            let low = try o.required("minMs") { f throws(ConfigError) in try f.nonNegative() }
-            let high = try o.required("maxMs") { f throws(ConfigError) in try f.nonNegative() }
+            let clip = try o.required("clipMs") { f throws(ConfigError) in try f.durationMs() }
+            let low = try o.required("minMs") { f throws(ConfigError) in try f.durationMs() }
+            let high = try o.required("maxMs") { f throws(ConfigError) in try f.durationMs() }
             try o.finish()
             guard high >= low else { throw o.error("maxMs", "must be at least minMs (\(ConfigField.format(low)))") }
             return TranscriptionCurve.Point(clipMs: clip, minMs: low, maxMs: high)

@@ -25,7 +25,9 @@ extension Distribution {
         return "\(kind) needs \(first)\(others)"
     }
 
-    /// Reads a distribution of milliseconds from a scenario field.
+    /// Reads a distribution of milliseconds from a scenario field. Values that are durations
+    /// (a constant, a uniform's ends, a shift, samples, a quantile table's milliseconds) are
+    /// checked against `ValueLimits`; scale parameters are only finite and positive.
     ///
     /// A bare number is a constant. Otherwise an object with a `type`:
     /// `{type: "lognormal", medianMs: 3, p99Ms: 9}` or `{type: "lognormal", mu: 1.1, sigma: 0.5}`,
@@ -39,7 +41,7 @@ extension Distribution {
     /// `{type: "mixture", components: [{weight: 0.9, distribution: {...}}, ...]}`.
     public init(config field: ConfigField) throws(ConfigError) {
         if case .number = field.value.kind {
-            self = .constant(try field.nonNegative())
+            self = .constant(try field.durationMs())
             return
         }
         var o = try field.object()
@@ -51,10 +53,10 @@ extension Distribution {
         guard started.allSatisfy({ o.has($0) }) else { throw o.error(Self.needs(kind)) }
         switch kind {
         case "constant":
-            self = .constant(try o.required("valueMs") { f throws(ConfigError) in try f.nonNegative() })
+            self = .constant(try o.required("valueMs") { f throws(ConfigError) in try f.durationMs() })
         case "uniform":
-            let low = try o.required("minMs") { f throws(ConfigError) in try f.nonNegative() }
-            let high = try o.required("maxMs") { f throws(ConfigError) in try f.nonNegative() }
+            let low = try o.required("minMs") { f throws(ConfigError) in try f.durationMs() }
+            let high = try o.required("maxMs") { f throws(ConfigError) in try f.durationMs() }
             guard high >= low else { throw o.error("maxMs", "must be at least minMs (\(low))") }
             self = .uniform(min: low, max: high)
         case "normal":
@@ -79,7 +81,7 @@ extension Distribution {
             self = .weibull(shape: try o.required("shape") { f throws(ConfigError) in try f.positive() },
                             scale: try o.required("scaleMs") { f throws(ConfigError) in try f.positive() })
         case "shifted":
-            let shift = try o.required("shiftMs") { f throws(ConfigError) in try f.nonNegative() }
+            let shift = try o.required("shiftMs") { f throws(ConfigError) in try f.durationMs() }
             let base = try o.required("distribution") { d throws(ConfigError) in try Distribution(config: d) }
             self = .shifted(offset: shift, base: base)
         case "measured":
@@ -89,7 +91,7 @@ extension Distribution {
                            shape: try o.required("shape") { f throws(ConfigError) in try f.positive() })
         case "empirical":
             let samples = try o.required("samplesMs") { f throws(ConfigError) in
-                try f.array { s throws(ConfigError) in try s.nonNegative() }
+                try f.array { s throws(ConfigError) in try s.durationMs() }
             }
             guard !samples.isEmpty else { throw o.error("samplesMs", "needs at least one sample") }
             self = .empirical(samples: samples)
@@ -100,6 +102,9 @@ extension Distribution {
                     guard pair.count == 2 else { throw row.error("expected [p, milliseconds]") }
                     guard (0...1).contains(pair[0]) else { throw row.error("p must be between 0 and 1") }
                     guard pair[1] >= 0 else { throw row.error("milliseconds must not be negative") }
+                    if let problem = ValueLimits.durationProblem(ms: pair[1], text: ConfigField.format(pair[1])) {
+                        throw row.error("milliseconds " + problem)
+                    }
                     return QuantilePoint(p: pair[0], value: pair[1])
                 }
             }

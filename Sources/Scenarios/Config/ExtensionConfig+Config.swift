@@ -80,12 +80,12 @@ enum ExtensionConfigReader {
     static func readToken(_ field: ConfigField, into token: inout DeviceTokenConfig) throws(ConfigError) {
         var t = try field.object()
         token.enabled = try t.optional("enabled") { f throws(ConfigError) in try f.bool() } ?? true
-        if let ms = try t.optional("rotationPeriodMs", { f throws(ConfigError) in try f.number(in: 1000...1e12) }) {
+        if let ms = try t.optional("rotationPeriodMs", { f throws(ConfigError) in try f.number(in: 1000...ValueLimits.durationMsMax) }) {
             token.rotationPeriod = SimDuration(milliseconds: ms)
         }
         if let d = try t.optional("graceMs", { f throws(ConfigError) in try f.milliseconds() }) { token.grace = d }
         if let d = try t.optional("refresh", { f throws(ConfigError) in try Distribution(config: f) }) { token.refresh = d }
-        if let ms = try t.optional("logoutAtMs", { f throws(ConfigError) in try f.nonNegative() }) {
+        if let ms = try t.optional("logoutAtMs", { f throws(ConfigError) in try f.durationMs() }) {
             token.logoutAt = SimTime(milliseconds: ms)
         }
         try t.finish()

@@ -34,9 +34,9 @@ public struct TraceLineError: Error, Equatable, Sendable, CustomStringConvertibl
 public struct TraceLineDecoder: Sendable {
     /// The longest line accepted, in bytes (1 MiB).
     public static let maxLineBytes = 1 << 20
-    /// The greatest time or duration accepted, in nanoseconds (`SimDuration.maxNanoseconds`,
-    /// about 104 days).
-    public static let timeNanosMax = SimDuration.maxNanoseconds
+    /// The greatest time or duration accepted, in nanoseconds: `ValueLimits.durationNanosMax`
+    /// (about 104 days), the limit every reader of durations shares.
+    public static let timeNanosMax = ValueLimits.durationNanosMax
     /// The largest cursor offset magnitude and chip word index accepted.
     public static let countMax = Int(Int32.max)
 
@@ -457,7 +457,7 @@ public struct TraceLineDecoder: Sendable {
         guard token.kind == .number else { throw wrongType(token, name, expected: "a number of milliseconds") }
         guard let nanos = token.scaledInteger(decimalShift: 6, magnitudeMax: timeNanosMax, in: line) else {
             throw TraceLineError(column: token.column,
-                                 message: "\"\(name)\" \(token.sourceText(in: line)) ms is out of range (at most \(TraceLineEncoder.millisecondsText(nanoseconds: timeNanosMax)) ms, about 104 days)")
+                                 message: "\"\(name)\" \(token.sourceText(in: line)) ms is out of range (\(ValueLimits.durationLimitText))")
         }
         guard nanos >= 0 else {
             throw TraceLineError(column: token.column,

@@ -79,13 +79,9 @@ public struct TraceValidation: Sendable {
 /// the first as `TraceFileReader` does.
 ///
 /// Besides what the line decoder checks (syntax, fields, types, times that go backwards),
-/// the validator follows the dictation state and checks the files a trace refers to:
-/// - `dictation.stop` without a `dictation.start` before it is an error, and so is a
-///   `dictation.start` while another dictation is still running;
-/// - a dictation still running at the end of the trace is a warning (a recording cut short
-///   ends like that);
-/// - a WAV file named by `audio` must exist beside the trace and be PCM;
-/// - a `field` event that clears the field but carries `text` is a warning.
+/// the validator applies the rules that span lines (`TraceRules`, which every reader of
+/// traces applies too: a `dictation.stop` needs a `dictation.start`, …) and checks the files
+/// a trace refers to: a WAV file named by `audio` must exist beside the trace and be PCM.
 ///
 /// A bad line does not stop the check: the next line is read as usual (a line with an error
 /// does not count as the previous event, so one bad time is reported once). A damaged zstd
@@ -123,7 +119,7 @@ public enum TraceValidator {
             return result
         }
         var decoder = TraceLineDecoder()
-        var dictationStartLine: Int?
+        var rules = TraceRules()
         var audioChecked: [String: Bool] = [:]
         let folder = directory(of: path)
 
@@ -165,49 +161,32 @@ public enum TraceValidator {
             }
             result.eventCount += 1
             result.lastTime = event.time
-            switch event.kind {
-            case .dictationStart(let audio):
-                if let open = dictationStartLine {
-                    report(TraceProblem(.error, file: path, line: number,
-                                        message: "dictation.start while the dictation started on line \(open) is still running (a dictation.stop must come first)"))
-                }
-                dictationStartLine = number
-                if checksAudio, case .wavFile(let audioPath, _) = audio {
-                    if audioChecked[audioPath] == nil {
-                        var ok = true
-                        do {
-                            _ = try WAVFile.read(path: folder + audioPath)
-                        } catch {
-                            ok = false
-                            let reason = error.kind == .noSuchFile ? "no such file" : error.message
-                            report(TraceProblem(.error, file: path, line: number,
-                                                message: "audio \"\(audioPath)\": \(reason) (looked for \(folder + audioPath))"))
-                        }
-                        audioChecked[audioPath] = ok
-                    } else if audioChecked[audioPath] == false {
+            if let problem = rules.check(event.kind, line: number) {
+                report(TraceProblem(problem.severity, file: path, line: number, message: problem.message))
+            }
+            if checksAudio, case .dictationStart(.wavFile(let audioPath, _)) = event.kind {
+                if audioChecked[audioPath] == nil {
+                    var ok = true
+                    do {
+                        _ = try WAVFile.read(path: folder + audioPath)
+                    } catch {
+                        ok = false
+                        let reason = error.kind == .noSuchFile ? "no such file" : error.message
                         report(TraceProblem(.error, file: path, line: number,
-                                            message: "audio \"\(audioPath)\" is missing or not a PCM WAV file (see above)"))
+                                            message: "audio \"\(audioPath)\": \(reason) (looked for \(folder + audioPath))"))
                     }
-                }
-            case .dictationStop:
-                if dictationStartLine == nil {
+                    audioChecked[audioPath] = ok
+                } else if audioChecked[audioPath] == false {
                     report(TraceProblem(.error, file: path, line: number,
-                                        message: "dictation.stop without a dictation.start before it"))
+                                        message: "audio \"\(audioPath)\" is missing or not a PCM WAV file (see above)"))
                 }
-                dictationStartLine = nil
-            case .field(let field) where field.change == .cleared && !field.text.isEmpty:
-                report(TraceProblem(.warning, file: path, line: number,
-                                    message: "a cleared field has no text; \"text\" is ignored (use \"opened\" or \"replaced\" for a field with text)"))
-            default:
-                break
             }
         }
         if result.lineCount == 0 && result.errorCount == 0 {
             report(TraceProblem(.error, file: path, message: "empty trace: expected a header line"))
         }
-        if let open = dictationStartLine {
-            report(TraceProblem(.warning, file: path, line: open,
-                                message: "the dictation started here is never stopped (the trace ends first)"))
+        if let (open, problem) = rules.finish() {
+            report(TraceProblem(problem.severity, file: path, line: open, message: problem.message))
             // Keep the problems in line order; the sort is by (line, position found).
             result.problems = result.problems.enumerated().sorted { a, b in
                 (a.element.line ?? Int.max, a.offset) < (b.element.line ?? Int.max, b.offset)

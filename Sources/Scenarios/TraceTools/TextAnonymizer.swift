@@ -28,7 +28,7 @@ public struct TextAnonymizer: Sendable {
     private let digits: [Int]
     /// Permutations of the other classes, built when first needed (looked up, never
     /// iterated, so their order cannot reach any output).
-    private var generic: [String: [UInt32: UInt32]] = [:]
+    private var generic: [ClassKey: [UInt32: UInt32]] = [:]
 
     private static let russianLower: [UInt32] = Array(0x430...0x44F) + [0x451]
     private static let russianUpper: [UInt32] = Array(0x410...0x42F) + [0x401]
@@ -71,30 +71,51 @@ public struct TextAnonymizer: Sendable {
             return scalar
         default:
             guard let key = Self.classKey(of: scalar) else { return scalar }
-            if generic[key.name] == nil {
+            if generic[key] == nil {
                 let members = key.members()
                 let order = Self.permutation(count: members.count, seed: seed, name: key.name)
                 var table: [UInt32: UInt32] = [:]
                 table.reserveCapacity(members.count)
                 for (index, member) in members.enumerated() { table[member] = members[order[index]] }
-                generic[key.name] = table
+                generic[key] = table
             }
-            return generic[key.name]![v].flatMap(Unicode.Scalar.init) ?? scalar
+            return generic[key]![v].flatMap(Unicode.Scalar.init) ?? scalar
         }
     }
 
     /// Whether a grapheme cluster is (or contains) an emoji: kept whole.
     static func isEmoji(_ character: Character) -> Bool {
+        // No ASCII scalar has Emoji_Presentation: the table is looked up only past ASCII.
         character.unicodeScalars.contains { scalar in
-            scalar.properties.isEmojiPresentation || scalar.value == 0xFE0F || scalar.value == 0x20E3
+            (!scalar.isASCII && scalar.properties.isEmojiPresentation) || scalar.value == 0xFE0F || scalar.value == 0x20E3
                 || scalar.value == 0x200D || (0x1F3FB...0x1F3FF).contains(scalar.value)
         }
     }
 
-    /// A class of interchangeable scalars other than the fixed tables.
-    struct ClassKey {
-        var name: String
-        var members: () -> [UInt32]
+    /// A class of interchangeable scalars other than the fixed tables: a Hangul kind, or a
+    /// general category within an aligned block of 128 code points. Cheap to make and to
+    /// hash, so that callers can keep what they build for a class by its key.
+    struct ClassKey: Hashable {
+        /// The Hangul kind (with or without a final consonant), or `nil` for a block.
+        var hangulOpen: Bool?
+        /// The block number (code point / 128).
+        var block: UInt32
+        /// The general category shared by the members.
+        var category: Unicode.GeneralCategory
+
+        /// The class's name, which names its random stream: "hangul-lv", "block7-lowercaseLetter".
+        var name: String {
+            if let open = hangulOpen { return open ? "hangul-lv" : "hangul-lvt" }
+            return "block\(block)-\(category)"
+        }
+
+        /// The class's scalars, in code point order.
+        func members() -> [UInt32] {
+            if let open = hangulOpen { return (UInt32(0xAC00)...0xD7A3).filter { (($0 - 0xAC00) % 28 == 0) == open } }
+            return ((block << 7)..<((block + 1) << 7)).filter { value in
+                Unicode.Scalar(value).map { $0.properties.generalCategory == category } ?? false
+            }
+        }
     }
 
     static func classKey(of scalar: Unicode.Scalar) -> ClassKey? {
@@ -102,20 +123,12 @@ public struct TextAnonymizer: Sendable {
         if (0xAC00...0xD7A3).contains(v) {
             // Syllable index % 28 == 0: no final consonant. The two kinds join a following
             // jamo differently, so each is shuffled only among its own kind.
-            let open = (v - 0xAC00) % 28 == 0
-            return ClassKey(name: open ? "hangul-lv" : "hangul-lvt") {
-                (UInt32(0xAC00)...0xD7A3).filter { (($0 - 0xAC00) % 28 == 0) == open }
-            }
+            return ClassKey(hangulOpen: (v - 0xAC00) % 28 == 0, block: 0, category: .otherLetter)
         }
         let category = scalar.properties.generalCategory
         switch category {
         case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter, .decimalNumber:
-            let block = v >> 7
-            return ClassKey(name: "block\(block)-\(category)") {
-                ((block << 7)..<((block + 1) << 7)).filter { value in
-                    Unicode.Scalar(value).map { $0.properties.generalCategory == category } ?? false
-                }
-            }
+            return ClassKey(hangulOpen: nil, block: v >> 7, category: category)
         default:
             return nil
         }

@@ -12,9 +12,9 @@ import Sim
 ///   from being read at a glance. Run `trace anonymize` before sharing such a trace.
 ///
 /// Either way every text a trace holds is covered — key text, suggestions, pastes,
-/// dictation transcripts, a field's text and intended text, the header's intended text —
-/// and times, backspaces, cursor moves, word lengths, case, punctuation, emoji and the
-/// events' kinds stay as they are.
+/// dictation transcripts, a field's text and intended text, the header's intended text and
+/// name (its source is dropped) — and times, backspaces, cursor moves, word lengths, case,
+/// punctuation, emoji and the events' kinds stay as they are.
 public struct TraceAnonymizer: Sendable {
     private var words: WordAnonymizer?
     private var letters: TextAnonymizer?
@@ -36,12 +36,26 @@ public struct TraceAnonymizer: Sendable {
     /// Ends the first pass.
     public mutating func finishLearning() { words?.finishLearning() }
 
-    /// The header with its intended text anonymised and its source marked.
+    /// The header with every free-text field anonymised or dropped: the intended text and
+    /// the name are replaced word by word as the events' text is (a name may well be taken
+    /// from the content); the source, free text about where the trace came from (a command
+    /// line, a device, a person), is dropped for the single word "anonymized". The version
+    /// and the language (a checked BCP 47 tag, which picks the layout and the dictionary)
+    /// stay.
     public mutating func anonymize(_ header: TraceHeader) -> TraceHeader {
         var result = header
-        result.intendedText = header.intendedText.map { text in words?.anonymizeText(text) ?? letters!.anonymize(text) }
-        result.source = (header.source.map { $0 + ", " } ?? "") + "anonymized"
+        result.intendedText = header.intendedText.map { anonymizeText($0) }
+        result.name = header.name.map { anonymizeText($0) }
+        result.source = Self.anonymizedSource
         return result
+    }
+
+    /// The `source` of every anonymised trace.
+    public static let anonymizedSource = "anonymized"
+
+    private mutating func anonymizeText(_ text: String) -> String {
+        if words != nil { return words!.anonymizeText(text) }
+        return letters!.anonymize(text)
     }
 
     /// The event with its text anonymised (and, word-keyed, its touch point moved).

@@ -152,7 +152,7 @@ extension ExtensionProcess {
             if languages.verify {
                 // The digest of complete content is computed once (the manifest holds it); other
                 // sizes are hashed here.
-                let digest = bytes == entry.sizeBytes ? entry.completeDigest : LanguageFileContent.digest(language: language, bytes: bytes)
+                let digest = bytes == entry.sizeBytes ? entry.completeDigest : caches.languageFileDigest(language: language, bytes: bytes)
                 guard digest == entry.sha256 else {
                     record(.rejected, bytes: bytes, verified: true, into: &sink)
                     disk[language] = nil

@@ -46,6 +46,8 @@ struct ExtensionProcess: KeyboardComponent {
     let bundled: String
     let offlineFailure: SimDuration
     var restartTimes: RandomStream
+    /// The job's memos, for the digests of language files.
+    let caches: SimulationCaches
 
     /// The language the user is typing in.
     var current: String
@@ -74,7 +76,7 @@ struct ExtensionProcess: KeyboardComponent {
     var nextKillID = 0
     var totals = ExtensionTotals()
 
-    init(keyboard: KeyboardConfig, header: TraceHeader?, stream: (String) -> RandomStream) {
+    init(keyboard: KeyboardConfig, header: TraceHeader?, caches: SimulationCaches, stream: (String) -> RandomStream) {
         precondition(keyboard.memory.problems.isEmpty, keyboard.memory.problems.joined(separator: "; "))
         memory = keyboard.memory
         languages = keyboard.languages
@@ -82,14 +84,18 @@ struct ExtensionProcess: KeyboardComponent {
         bundled = keyboard.languages.bundled ?? header?.language ?? "en"
         current = header?.language ?? bundled
         restartTimes = stream("extension.restart")
+        self.caches = caches
     }
 
     /// The manifest entry of a language and the digest of its complete modelled content
     /// (computed once per language and replication).
     mutating func entry(for language: String) -> (sizeBytes: Int, sha256: String, completeDigest: String) {
         if let known = entries[language] { return (known.entry.sizeBytes, known.entry.sha256, known.completeDigest) }
-        let entry = languages.entry(for: language)
-        let complete = LanguageFileContent.digest(language: language, bytes: entry.sizeBytes)
+        // A language the manifest does not list has the digest of its modelled content: taken
+        // from the job's memo rather than computed again by `LanguageFilesConfig.entry(for:)`.
+        let listed = languages.manifest.first { $0.language == language }
+        let complete = caches.languageFileDigest(language: language, bytes: listed?.sizeBytes ?? languages.defaultSizeBytes)
+        let entry = listed ?? LanguageFileEntry(language: language, sizeBytes: languages.defaultSizeBytes, sha256: complete)
         entries[language] = (entry, complete)
         return (entry.sizeBytes, entry.sha256, complete)
     }

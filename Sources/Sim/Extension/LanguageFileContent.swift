@@ -13,24 +13,11 @@ public enum LanguageFileContent {
     /// Bytes of file content per 8-byte stand-in label.
     public static let blockBytes = 4096
 
-    /// The SHA-256 (lower-case hex) of the first `bytes` bytes of `language`'s file.
+    /// The SHA-256 (lower-case hex) of the first `bytes` bytes of `language`'s file. A pure
+    /// function: replications look it up in their job's `SimulationCaches`.
     /// - Complexity: O(bytes / blockBytes)
     public static func digest(language: String, bytes: Int) -> String {
         precondition(bytes >= 0, "a file holds no negative number of bytes")
-        return digests.value(for: DigestKey(language: language, bytes: bytes)) { computeDigest(language: $0.language, bytes: $0.bytes) }
-    }
-
-    /// What `digest` is a function of.
-    private struct DigestKey: Hashable, Sendable {
-        var language: String
-        var bytes: Int
-    }
-
-    /// Digests already computed: every replication verifies the same files, and a digest
-    /// depends on nothing else. A process models a handful of languages and sizes.
-    private static let digests = Memo<DigestKey, String>(capacity: 256)
-
-    private static func computeDigest(language: String, bytes: Int) -> String {
         let base = RandomStream.fnv1a64("language-file/\(language)")
         let blocks = (bytes + blockBytes - 1) / blockBytes
         var standIn: [UInt8] = []

@@ -24,13 +24,15 @@ extension Distribution {
         return unvalidatedQuantile(p)
     }
 
-    /// P(X ≤ x), the cumulative distribution function at `x` milliseconds.
-    /// - Precondition: `x` is not NaN and `validate()` reports no problems.
+    /// P(X ≤ x), the cumulative distribution function at `x` milliseconds; NaN at NaN, as
+    /// the C math functions answer (an `x` computed from measured data may be one, and a
+    /// chart of it must not stop the program).
+    /// - Precondition: `validate()` reports no problems.
     /// - Complexity: O(1) for the parametric cases (the incomplete gamma function takes up
     ///   to a few thousand terms for large shapes), O(n) for `.empirical`, O(log n) for
     ///   `.quantileTable`, the sum over components for `.mixture`.
     public func cdf(_ x: Double) -> Double {
-        precondition(!x.isNaN, "cdf at NaN")
+        if x.isNaN { return .nan }
         switch self {
         case .constant(let value):
             return x >= value ? 1 : 0

@@ -7,10 +7,11 @@ extension Distribution {
     ///
     /// Maximum-likelihood fitting sums this over the samples, so it is computed in log form
     /// throughout: a density of 1e-300 still has a finite logarithm.
-    /// - Precondition: `validate()` reports no problems and `x` is not NaN.
+    /// NaN at NaN, as `cdf` answers.
+    /// - Precondition: `validate()` reports no problems.
     /// - Complexity: O(1).
     public func logDensity(_ x: Double) -> Double? {
-        precondition(!x.isNaN, "logDensity at NaN")
+        if x.isNaN { return .nan }
         switch self {
         case .lognormal(let mu, let sigma):
             guard x > 0 else { return -.infinity }

@@ -1,8 +1,7 @@
 import Synchronization
 
-/// A process-wide memo of a pure function: the words of a trace's intended texts, the
-/// digests of modelled language files — what every replication would otherwise compute
-/// again from the same inputs.
+/// A memo of a pure function, safe to share between threads: one of a job's
+/// `SimulationCaches`, never a process-wide static.
 ///
 /// Values are keyed by the whole input, so a hit is exactly what `make` would return. The
 /// memo holds at most `capacity` entries and starts afresh when full: a job replays a

@@ -1,4 +1,4 @@
-/// The suggestion bar's quality model, owned by `KeyboardSimulation`: after every landed
+/// The suggestion bar's quality model, one of the keyboard's components: after every landed
 /// edit it notes which word is being typed and the dictionary node of its typed prefix (the
 /// bar for that text version), after every bar shown whether it was on screen before the
 /// next touch, and at the end it scores each word of the intended text against those bars.
@@ -8,8 +8,13 @@
 /// stored; no strings are built. Whether the bar held the intended word, and the
 /// re-ranker's lift (stream `suggestions.rerank-lift`), are decided at the end in key order,
 /// so the same bars give the same figures whether or not the trace carried its intended text.
+/// Without a dictionary (`typing.dictionary`) it is the no-op variant: every call returns at
+/// once and `finish` gives no figures, so the router calls it on every key without asking.
 /// `docs/models.md` ("Typing quality") defines every figure.
-struct SuggestionQuality {
+struct SuggestionQuality: KeyboardComponent {
+    /// The model has no events of its own: it hears of edits and bars from the router.
+    enum Event {}
+
     /// The bar after one edit.
     struct Bar: Equatable {
         /// The word being typed: the last token's ordinal, or the next one after white space.
@@ -27,6 +32,9 @@ struct SuggestionQuality {
         static let landed: UInt8 = 4
     }
 
+    /// Whether the scenario names a dictionary; without one this is the no-op variant.
+    let isOn: Bool
+    /// The dictionary (an empty one in the no-op variant, which never reads it).
     let dictionary: WordDictionary
     let rerankLift: Double
     private var lifts: RandomStream
@@ -44,21 +52,27 @@ struct SuggestionQuality {
     /// an all-ASCII word whose last byte is a letter or digit (nothing stripped at its end).
     private var extendable: (version: Int, bar: Bar)?
 
-    init(dictionary: WordDictionary, rerankLift: Double, lifts: RandomStream, intendedText: String?) {
-        self.dictionary = dictionary
+    /// The job's memos, for the words of intended texts.
+    private let caches: SimulationCaches?
+
+    /// The model over `dictionary`, or the no-op variant when there is none; the words of
+    /// intended texts are looked up in `caches` when given.
+    init(dictionary: WordDictionary?, rerankLift: Double, lifts: RandomStream, intendedText: String?,
+         caches: SimulationCaches? = nil) {
+        isOn = dictionary != nil
+        self.dictionary = dictionary ?? WordDictionary(entries: [])
         self.rerankLift = rerankLift
         self.lifts = lifts
-        intendedWords = intendedText.map(Self.words(of:))
+        self.caches = caches
+        if isOn { intendedWords = intendedText.map(words(of:)) }
     }
 
-    /// The words of texts seen, lower-cased (`words(of:)`).
-    private static let wordsMemo = Memo<String, [String]>(capacity: 4096)
+    /// The words of `text` (`splitWords`), from the job's memo when there is one.
+    private func words(of text: String) -> [String] { caches?.qualityWords(of: text) ?? Self.splitWords(text) }
 
     /// The words of `text`, lower-cased: split at white space, leading and trailing
     /// punctuation removed.
-    private static func words(of text: String) -> [String] { wordsMemo.value(for: text, splitWords) }
-
-    private static func splitWords(_ text: String) -> [String] {
+    static func splitWords(_ text: String) -> [String] {
         // Split on ASCII white space without Unicode tables when the text is ASCII.
         let tokens = text.utf8.allSatisfy { $0 < 0x80 }
             ? text.utf8.split(whereSeparator: TextBuffer.isASCIIWhitespace).map { Substring($0) }
@@ -69,17 +83,19 @@ struct SuggestionQuality {
     /// The field changed: its words are scored against its bars now, and the new field's
     /// words (from `intendedText`, or its final text when `nil`) against the bars to come.
     mutating func fieldChanged(finalText: TextBuffer, intendedText: String?) {
+        guard isOn else { return }
         let (words, count) = score(finalText: finalText)
         earlierWords += words.map { var word = $0; word.ordinal += earlierWordCount; return word }
         earlierWordCount += count
         fieldStartKey = bars.count
-        intendedWords = intendedText.map(Self.words(of:))
+        intendedWords = intendedText.map(words(of:))
         extendable = nil
     }
 
     /// Notes the bar for the text right after key `keyIndex`'s edit landed. `insertedASCII`
     /// is the byte the edit typed when it typed one ASCII character.
     mutating func editLanded(keyIndex: Int, text: TextBuffer, insertedASCII: UInt8? = nil) {
+        guard isOn else { return }
         let bar: Bar
         if let byte = insertedASCII, TextBuffer.isASCIIAlphanumeric(byte), let previous = extendable,
            previous.version == text.version - 1 {
@@ -142,12 +158,14 @@ struct SuggestionQuality {
 
     /// Notes that key `keyIndex`'s bar was shown, before the next touch or not.
     mutating func barShown(keyIndex: Int, inTime: Bool) {
+        guard isOn else { return }
         if inTime && keyIndex < bars.count { bars[keyIndex].flags |= Bar.shownInTime }
     }
 
     /// Scores every word of every field's intended text (or, without one, of its final text)
-    /// the replay reached against the bars noted, in key order.
-    mutating func finish(finalText: TextBuffer, keystrokes: Int) -> TypingQuality {
+    /// the replay reached against the bars noted, in key order; none in the no-op variant.
+    mutating func finish(finalText: TextBuffer, keystrokes: Int) -> TypingQuality? {
+        guard isOn else { return nil }
         let (words, _) = score(finalText: finalText)
         return TypingQuality(words: earlierWords + words.map { var word = $0; word.ordinal += earlierWordCount; return word },
                              keystrokes: keystrokes)
@@ -196,5 +214,21 @@ struct SuggestionQuality {
         guard let last = text.utf8.last else { return true }
         if last < 0x80 { return TextBuffer.isASCIIWhitespace(last) }
         return text.lastCharacter.map(TextBuffer.isWhitespace) ?? true
+    }
+
+    // MARK: - The component's shape
+
+    func handle<Sink: ObservationSink>(_ event: Event, at now: SimTime, io: inout KeyboardIO, sink: inout Sink) {}
+
+    /// The bars noted survive a kill: they measure what the user saw, and the keys held for
+    /// the restart note theirs when they land.
+    mutating func reset<Sink: ObservationSink>(reason: ResetReason, io: inout KeyboardIO, sink: inout Sink) -> Int { 0 }
+
+    /// Nothing of the model is ever pending.
+    var isIdle: Bool { true }
+
+    func checkInvariants(io: KeyboardIO) {
+        precondition(isOn || (bars.isEmpty && intendedWords == nil), "the no-op variant notes nothing")
+        precondition(fieldStartKey <= bars.count, "a field starts at or before the next key noted")
     }
 }

@@ -159,9 +159,6 @@ public struct WordDictionary: Sendable, Equatable {
     /// The number of words.
     public var count: Int { words.count }
 
-    /// The sum of all counts: the tokens of the text the dictionary was built from.
-    public var totalCount: Int { counts.reduce(0, +) }
-
     /// The node of `prefix` extended by one UTF-8 byte, or `none`.
     @inline(__always)
     public func child(of node: Int32, byte: UInt8) -> Int32 {

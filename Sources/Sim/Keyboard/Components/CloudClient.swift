@@ -3,9 +3,11 @@
 /// backoff, and carries the device token, which the server may refuse. An answered request
 /// goes to the router, which hands its words to the underlines with the cloud's verdicts.
 ///
-/// A request carries finished words only (never the word at the cursor) and goes out only
-/// when that text differs from what the cloud last saw. The words of requests in flight
-/// follow later edits, so a stale answer is reconciled word by word.
+/// A request carries finished text only (never the word being typed at the cursor, nor
+/// anything after it) and goes out only when that text differs by content from what the
+/// cloud last saw (`CloudView`): it carries the text from the first token that differs. The
+/// words of requests in flight follow later edits, so a stale answer is reconciled word by
+/// word. `docs/models.md` ("Debounce policies") states every rule.
 struct CloudClient: KeyboardComponent {
     /// The client's own events.
     enum Event {
@@ -24,7 +26,8 @@ struct CloudClient: KeyboardComponent {
         var start: Int?
     }
 
-    /// A request: the changed text from `fromUTF8` on (followed through later edits), and the words in it.
+    /// A request: the text from the text's token `firstToken` on, which starts at `fromUTF8`
+    /// (followed through later edits), and the words in it.
     struct Request {
         var id: Int
         var trigger: RequestTrigger
@@ -32,6 +35,7 @@ struct CloudClient: KeyboardComponent {
         var version: Int
         var field: Int
         var characters: Int
+        var firstToken: Int
         var fromUTF8: Int
         var words: [SentWord]
         var attempts = 0
@@ -49,8 +53,8 @@ struct CloudClient: KeyboardComponent {
         var answers: Bool
     }
 
-    private let network: NetworkConfig
-    private let service: Distribution
+    let network: NetworkConfig
+    let service: Distribution
     private let whenHidden: PendingWorkRule
     private let whenFieldChanges: PendingWorkRule
     /// The cloud's judgement of each word, for the underlines.
@@ -60,18 +64,23 @@ struct CloudClient: KeyboardComponent {
     private var debounceTimer = SimTimer()
     /// The trigger the armed debounce timer will send for.
     private var armedTrigger: RequestTrigger?
-    /// The text as the cloud has seen it (or will, from the requests in flight), as UTF-8.
-    private var cloudView: [UInt8] = []
+    /// The text as the cloud has seen it (or will, from the requests in flight).
+    var view = CloudView()
     /// The field being typed in, counted from 0.
-    private var field = 0
-    private var serviceTimes: RandomStream
-    private var token: DeviceTokenModel?
+    private(set) var field = 0
+    /// The word a picked suggestion just put at the cursor: finished, though the cursor is
+    /// right after it, until the next edit.
+    private var pickedWord: Range<Int>?
+    /// Whether the keyboard is hidden (from `keyboard.hide` to `keyboard.show`).
+    private var hidden = false
+    var serviceTimes: RandomStream
+    var token: DeviceTokenModel?
     /// Requests not yet answered, failed or abandoned, by id.
-    private(set) var requests: [Int: Request] = [:]
-    private var attempts: [Int: Attempt] = [:]
+    var requests: [Int: Request] = [:]
+    var attempts: [Int: Attempt] = [:]
     /// Requests sent so far (the next request's id).
     private(set) var requestsSent = 0
-    private var nextAttemptID = 0
+    var nextAttemptID = 0
 
     init(config: KeyboardConfig, verdicts: CloudVerdicts, tokenPrefix: String, stream: (String) -> RandomStream) {
         network = config.network
@@ -89,8 +98,13 @@ struct CloudClient: KeyboardComponent {
 
     // MARK: - The debounce
 
-    /// The text changed: the debounce policy arms its timer or sends at once.
-    mutating func edited(io: inout KeyboardIO) {
+    /// The text changed (`picked`: a picked suggestion replaced the word at the cursor): the
+    /// debounce policy arms its timer or sends at once. An edit that lands while the keyboard
+    /// is hidden (its key was touched before the hide) follows `cloud.whenHidden`, as if it
+    /// had landed before the hide: `cancel` arms and sends nothing, `send` sends at once.
+    mutating func edited(picked: Bool, io: inout KeyboardIO) {
+        pickedWord = picked ? io.text.unfinishedWordRange : nil
+        if hidden && whenHidden == .cancel { return }
         // Only what the policy reads is computed: each is a look at the end of the text.
         let boundaries = debouncer.readsBoundaries
         let decision = debouncer.edit(at: io.now, endsSentence: debouncer.readsSentenceEnd && io.text.endsSentence,
@@ -101,10 +115,13 @@ struct CloudClient: KeyboardComponent {
             armedTrigger = trigger
         }
         if let trigger = decision.sendNow { sendIfChanged(trigger, io: &io) }
+        if hidden && whenHidden == .send { fireArmedTimer(io: &io) }
     }
 
-    /// The text changed (`io.text.lastEdit`): the words of requests in flight follow it.
+    /// The text changed (`io.text.lastEdit`): the cloud's view marks it changed, and the
+    /// words of requests in flight follow it.
     mutating func follow(_ edit: TextEdit, io: KeyboardIO) {
+        view.follow(edit)
         guard !requests.isEmpty, edit.removedUTF8 > 0 || edit.insertedUTF8 > 0 else { return }
         let editEnd = edit.atUTF8 + edit.insertedUTF8
         for id in requests.keys {
@@ -121,7 +138,13 @@ struct CloudClient: KeyboardComponent {
 
     /// The keyboard was hidden: pending work follows `cloud.whenHidden`.
     mutating func keyboardHidden<Sink: ObservationSink>(io: inout KeyboardIO, sink: inout Sink) {
+        hidden = true
         settlePendingWork(whenHidden, io: &io, sink: &sink)
+    }
+
+    /// The keyboard was shown: edits arm the debounce again.
+    mutating func keyboardShown() {
+        hidden = false
     }
 
     /// The field is about to change: pending work follows `cloud.whenFieldChanges` (a `send`
@@ -134,8 +157,8 @@ struct CloudClient: KeyboardComponent {
     /// what was there before the user typed. Answers about the old field find nothing.
     mutating func fieldChanged(io: inout KeyboardIO) {
         field += 1
-        cloudView = io.text.utf8
-        io.text.markClean()
+        view.reset(to: io.text)
+        pickedWord = nil
         // The typist is the same: what the adaptive policy learned of them stays.
         debouncer = debouncer.startingOver()
     }
@@ -145,10 +168,7 @@ struct CloudClient: KeyboardComponent {
         case .keep:
             break
         case .send:
-            if debounceTimer.isArmed(in: io.engine), let trigger = armedTrigger {
-                debounceTimer.cancel(in: &io.engine)
-                if let send = debouncer.timerFired(at: io.now, trigger: trigger) { sendIfChanged(send, io: &io) }
-            }
+            fireArmedTimer(io: &io)
         case .cancel:
             debounceTimer.cancel(in: &io.engine)
             debouncer = debouncer.startingOver()
@@ -158,6 +178,13 @@ struct CloudClient: KeyboardComponent {
                 giveUp(request, outcome: .cancelled, io: &io, sink: &sink)
             }
         }
+    }
+
+    /// The armed debounce timer, if any, fires now.
+    private mutating func fireArmedTimer(io: inout KeyboardIO) {
+        guard debounceTimer.isArmed(in: io.engine), let trigger = armedTrigger else { return }
+        debounceTimer.cancel(in: &io.engine)
+        if let send = debouncer.timerFired(at: io.now, trigger: trigger) { sendIfChanged(send, io: &io) }
     }
 
     // MARK: - Events
@@ -181,160 +208,37 @@ struct CloudClient: KeyboardComponent {
 
     // MARK: - Requests
 
-    /// Sends the finished text that differs from what the cloud last saw, if any.
+    /// Sends the finished text from the first token that differs by content from what the
+    /// cloud last saw, if any differs and holds a word.
     private mutating func sendIfChanged(_ trigger: RequestTrigger, io: inout KeyboardIO) {
         armedTrigger = nil
-        let text = io.text.utf8
-        // The word at the cursor is being typed: neither it nor anything after it goes.
-        let end = io.text.unfinishedWordRange?.lowerBound ?? text.count
-        // The cloud's view was the text itself at the last send, cut back since where a
-        // request failed: before `dirtyFromUTF8` (the first byte edited since) the two agree,
-        // so only the text after it is compared — O(changed text), not O(text).
-        let common = min(end, cloudView.count)
-        var same = min(io.text.dirtyFromUTF8, common)
-        while same < common && text[same] == cloudView[same] { same += 1 }
-        var words: [SentWord] = []
-        var from = same
-        if same < end {
-            var ordinal = io.text.tokenOrdinal(atOrAfterUTF8: same)
-            // The request starts with the first token that changed.
-            if let token = io.text.tokenRange(ordinal) { from = min(token.lowerBound, end) }
-            while let word = io.text.wordRange(ofToken: ordinal), word.upperBound <= end {
-                if !word.isEmpty { words.append(SentWord(ordinal: ordinal, word: io.text.string(utf8: word), start: word.lowerBound)) }
-                ordinal += 1
-            }
+        // The token of the word being typed at the cursor is not finished: neither it nor
+        // anything after it goes. A word a picked suggestion just put there is finished.
+        var finished = io.text.wordCount
+        var end = io.text.utf8.count
+        if let typing = io.text.unfinishedWordRange, typing != pickedWord {
+            finished = io.text.tokenOrdinal(atOrAfterUTF8: typing.lowerBound)
+            end = io.text.tokenRange(finished)?.lowerBound ?? typing.lowerBound
         }
-        cloudView.removeSubrange(same...)
-        cloudView.append(contentsOf: text[same..<end])
-        io.text.markClean()
-        // Only white space or punctuation changed, or words were deleted: nothing new to check.
-        guard !words.isEmpty else { return }
+        let first = view.firstDifference(in: io.text, finishedTokens: finished)
+        var words: [SentWord] = []
+        for ordinal in first..<finished {
+            guard let word = io.text.wordRange(ofToken: ordinal), !word.isEmpty else { continue }
+            words.append(SentWord(ordinal: ordinal, word: io.text.string(utf8: word), start: word.lowerBound))
+        }
+        // Nothing differs, or only tokens without a word (punctuation) do: nothing to judge,
+        // and what the cloud saw stays as it was.
+        guard !words.isEmpty, let from = io.text.tokenRange(first)?.lowerBound else {
+            view.compared(agreeing: first, text: io.text)
+            return
+        }
+        view.saw(io.text, tokens: first..<finished)
         let id = requestsSent
         requestsSent += 1
         requests[id] = Request(id: id, trigger: trigger, sent: io.now, version: io.text.version, field: field,
-                               characters: io.text.characterCount(utf8: from..<end), fromUTF8: from, words: words)
+                               characters: io.text.characterCount(utf8: from..<end), firstToken: first, fromUTF8: from,
+                               words: words)
         startAttempt(for: id, io: &io)
-    }
-
-    private mutating func startAttempt(for id: Int, io: inout KeyboardIO) {
-        guard requests[id] != nil else { return }
-        if tokenRefused(request: id, io: &io) { return }
-        requests[id]!.attempts += 1
-        let attemptID = nextAttemptID
-        nextAttemptID += 1
-        let state = io.network.state(at: io.now)
-        switch state {
-        case .offline:
-            attempts[attemptID] = Attempt(request: id, network: .zero, service: .zero, answers: false)
-            requests[id]!.offlineFailures += 1
-            io.schedule(.cloud(.attemptEnded(attempt: attemptID)), after: network.offlineFailure)
-        case .good, .bad:
-            let roundTrip = io.network.roundTrip(.checkRequest, in: state)
-            let serviceTime = service.sampleDuration(&serviceTimes)
-            let lost = io.network.answerLost(in: state)
-            attempts[attemptID] = Attempt(request: id, network: roundTrip, service: serviceTime, answers: !lost)
-            if !lost && roundTrip + serviceTime <= network.timeout {
-                io.schedule(.cloud(.attemptEnded(attempt: attemptID)), after: roundTrip + serviceTime)
-            } else {
-                io.schedule(.cloud(.attemptTimedOut(attempt: attemptID)), after: network.timeout)
-            }
-        }
-    }
-
-    private mutating func endAttempt<Sink: ObservationSink>(_ attemptID: Int, io: inout KeyboardIO, sink: inout Sink) -> Request? {
-        guard let attempt = attempts.removeValue(forKey: attemptID), var request = requests[attempt.request] else { return nil }
-        guard attempt.answers else {
-            retryOrFail(request.id, io: &io, sink: &sink)
-            return nil
-        }
-        request.answeringAttempt = attempt
-        requests[request.id] = nil
-        return request
-    }
-
-    private mutating func timeOutAttempt<Sink: ObservationSink>(_ attemptID: Int, io: inout KeyboardIO, sink: inout Sink) {
-        guard let attempt = attempts.removeValue(forKey: attemptID), requests[attempt.request] != nil else { return }
-        requests[attempt.request]!.timeouts += 1
-        retryOrFail(attempt.request, io: &io, sink: &sink)
-    }
-
-    private mutating func retryOrFail<Sink: ObservationSink>(_ id: Int, io: inout KeyboardIO, sink: inout Sink) {
-        let request = requests[id]!
-        if request.attempts < network.maxAttempts {
-            var backoff = network.retryBackoff
-            for _ in 1..<request.attempts { backoff = min(backoff * 2, network.retryBackoffMax) }
-            io.schedule(.cloud(.retry(request: id)), after: backoff)
-            return
-        }
-        requests[id] = nil
-        giveUp(request, outcome: .failed, io: &io, sink: &sink)
-    }
-
-    /// The request's text never got through: the next request must carry it again.
-    private mutating func giveUp<Sink: ObservationSink>(_ request: Request, outcome: RequestOutcome, io: inout KeyboardIO,
-                                                        sink: inout Sink) {
-        if request.field == field && request.fromUTF8 < cloudView.count { cloudView.removeSubrange(request.fromUTF8...) }
-        sink.record(.request(observation(request, outcome: outcome, attempt: nil, lostWords: 0, io: io)))
-    }
-
-    /// Records an answered request once the underlines have reconciled it; `lostWords`
-    /// of its words had changed or gone.
-    func recordAnswer<Sink: ObservationSink>(_ request: Request, lostWords: Int, io: KeyboardIO, sink: inout Sink) {
-        sink.record(.request(observation(request, outcome: .answered, attempt: request.answeringAttempt, lostWords: lostWords, io: io)))
-    }
-
-    /// Whether an answered request is about the field being typed in now.
-    func isCurrent(_ request: Request) -> Bool { request.field == field }
-
-    private func observation(_ request: Request, outcome: RequestOutcome, attempt: Attempt?, lostWords: Int,
-                             io: KeyboardIO) -> RequestObservation {
-        RequestObservation(id: request.id, trigger: request.trigger, sent: request.sent, textVersion: request.version,
-                           characters: request.characters, words: request.words.count, attempts: request.attempts,
-                           timeouts: request.timeouts, offlineFailures: request.offlineFailures,
-                           networkRoundTrip: attempt?.network ?? .zero, service: attempt?.service ?? .zero, end: io.now,
-                           outcome: outcome, stale: outcome == .answered && request.version != io.text.version,
-                           lostWords: lostWords)
-    }
-
-    // MARK: - The device token
-
-    /// Checks the request's token before an attempt goes out. Returns true when the server
-    /// refuses it: the refusal arrives after a round trip, and the attempt does not count
-    /// against `maxAttempts`.
-    private mutating func tokenRefused(request id: Int, io: inout KeyboardIO) -> Bool {
-        guard var token else { return false }
-        let state = io.network.state(at: io.now)
-        guard state != .offline else { return false }
-        let verdict = token.check(at: io.now)
-        self.token = token
-        guard verdict != .accepted else { return false }
-        let roundTrip = io.network.roundTrip(.tokenCheck, in: state)
-        io.schedule(.cloud(.tokenAnswer(request: id, attempt: io.now, verdict: verdict)), after: roundTrip)
-        return true
-    }
-
-    private mutating func tokenAnswer<Sink: ObservationSink>(request id: Int, attempt: SimTime, verdict: DeviceTokenModel.Verdict,
-                                                             io: inout KeyboardIO, sink: inout Sink) {
-        guard var request = requests[id] else { return }   // abandoned by a kill meanwhile
-        switch verdict {
-        case .accepted:
-            preconditionFailure("an accepted token is not answered here")
-        case .revoked(let keyboard, let server):
-            sink.record(.extensionLifecycle(.tokenRejection(TokenRejectionRecord(
-                requestID: id, attempt: attempt, rejected: io.now, retry: nil, reason: .revoked,
-                keyboardGeneration: keyboard, serverGeneration: server))))
-            requests[id] = nil
-            // The refused attempt is the request's last one.
-            request.attempts += 1
-            giveUp(request, outcome: .revoked, io: &io, sink: &sink)
-        case .expired(let keyboard, let server):
-            // The keyboard waits until the container app has stored the current token.
-            let retry = token!.refreshed(at: io.now)
-            sink.record(.extensionLifecycle(.tokenRejection(TokenRejectionRecord(
-                requestID: id, attempt: attempt, rejected: io.now, retry: retry, reason: .expired,
-                keyboardGeneration: keyboard, serverGeneration: server))))
-            io.schedule(.cloud(.tokenRetry(request: id)), at: retry)
-        }
     }
 
     // MARK: - Reset
@@ -350,6 +254,7 @@ struct CloudClient: KeyboardComponent {
         }
         debounceTimer.cancel(in: &io.engine)
         armedTrigger = nil
+        pickedWord = nil
         debouncer = Debouncer(debouncePolicy)
         return abandoned.count
     }
@@ -364,5 +269,8 @@ struct CloudClient: KeyboardComponent {
         for attempt in attempts.values {
             precondition(requests[attempt.request] != nil || attempt.request < requestsSent, "an attempt belongs to a sent request")
         }
+        precondition(pickedWord.map { $0.upperBound <= io.text.utf8.count } != false, "a picked word lies inside the text")
+        precondition(!(hidden && whenHidden == .cancel) || (requests.isEmpty && !debounceTimer.isArmed(in: io.engine)),
+                     "a keyboard hidden under `cancel` has no timer armed and no request in flight")
     }
 }

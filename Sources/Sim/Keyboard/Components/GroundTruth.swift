@@ -4,17 +4,20 @@
 struct GroundTruth {
     private var aligner: WordAligner?
     private let lexicon: Set<String>
+    /// The job's memos, for the words of intended texts.
+    private let caches: SimulationCaches
     /// Where the last aligned word ends: edits after it change no aligned word.
     private var alignedEndUTF8 = 0
 
-    init(intendedText: String?, lexicon: Set<String>) {
-        aligner = intendedText.map(WordAligner.init(intendedText:))
+    init(intendedText: String?, lexicon: Set<String>, caches: SimulationCaches) {
+        aligner = intendedText.map { WordAligner(intendedText: $0, caches: caches) }
         self.lexicon = lexicon
+        self.caches = caches
     }
 
     /// A new field: its intended text, if known, decides from now on.
     mutating func fieldChanged(intendedText: String?) {
-        aligner = intendedText.map(WordAligner.init(intendedText:))
+        aligner = intendedText.map { WordAligner(intendedText: $0, caches: caches) }
         alignedEndUTF8 = 0
     }
 

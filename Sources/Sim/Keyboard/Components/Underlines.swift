@@ -46,9 +46,7 @@ struct Underlines: KeyboardComponent {
         var finished: SimTime
         var shown: SimTime?
         var confirmed: SimTime?
-        var open = true
     }
-
 
     private let checker: CheckerConfig
     private let config: UnderlineConfig
@@ -79,16 +77,13 @@ struct Underlines: KeyboardComponent {
     /// Events worth counting that have no record of their own.
     private(set) var counters = ReplicationSummary.Counters()
 
-    init(config: KeyboardConfig, intendedText: String?, stream: (String) -> RandomStream) {
+    init(config: KeyboardConfig, intendedText: String?, caches: SimulationCaches, stream: (String) -> RandomStream) {
         checker = config.checker
         self.config = config.underlines
-        truth = GroundTruth(intendedText: intendedText, lexicon: config.checker.lexicon)
+        truth = GroundTruth(intendedText: intendedText, lexicon: config.checker.lexicon, caches: caches)
         checkerVerdicts = stream("checker.verdicts")
         acceptance = stream("user.acceptance")
     }
-
-    /// The ground truth, for the cloud's verdicts.
-    var groundTruth: GroundTruth { truth }
 
     // MARK: - Events
 
@@ -236,7 +231,7 @@ struct Underlines: KeyboardComponent {
     /// A chip was drawn.
     mutating func drawFinished(_ id: Int, io: inout KeyboardIO) {
         drawsInFlight -= 1
-        guard chips[id]?.open == true, chips[id]?.shown == nil else { return }
+        guard chips[id] != nil, chips[id]!.shown == nil else { return }
         chips[id]!.shown = io.now
         if chips[id]!.origin == .cloud || !config.speculative { chips[id]!.confirmed = io.now; scheduleAcceptance(id, io: &io) }
     }
@@ -287,7 +282,7 @@ struct Underlines: KeyboardComponent {
     }
 
     private mutating func accept<Sink: ObservationSink>(_ id: Int, io: inout KeyboardIO, sink: inout Sink) -> Output {
-        guard let chip = chips[id], chip.open else { return .none }
+        guard let chip = chips[id] else { return .none }
         guard let fix = chip.fix else {
             counters.acceptancesWithoutFix += 1
             close(id, outcome: .accepted, io: &io, sink: &sink)
@@ -356,7 +351,7 @@ struct Underlines: KeyboardComponent {
                      "the start index holds every open chip at its start")
         precondition(zip(byStart, byStart.dropFirst()).allSatisfy { ($0.start, $0.id) < ($1.start, $1.id) }, "the start index is sorted")
         for (id, chip) in chips {
-            precondition(chip.id == id && chip.open, "an open chip is stored under its own id")
+            precondition(chip.id == id, "an open chip is stored under its own id")
             precondition(chip.id < nextChipID, "chip ids are handed out in order")
             precondition(chip.shown.map { $0 >= chip.finished || chip.origin == .cloud } != false,
                          "a local chip is shown after its word was finished")

@@ -59,9 +59,9 @@ struct WordAligner {
     private var verdicts: [Verdict] = []
 
     /// Aligns against the words of `intendedText` (split at white space, leading and
-    /// trailing punctuation removed, as typed words are).
-    init(intendedText: String) {
-        let words = Self.intendedMemo.value(for: intendedText, IntendedWords.init)
+    /// trailing punctuation removed, as typed words are), found in `caches` when given.
+    init(intendedText: String, caches: SimulationCaches? = nil) {
+        let words = caches?.alignerWords(of: intendedText) ?? IntendedWords(intendedText)
         intended = words.intended
         intendedIDs = words.ids
         idOf = words.idOf
@@ -70,7 +70,7 @@ struct WordAligner {
     }
 
     /// An intended text's words, numbered: what every aligner of the text starts from.
-    private struct IntendedWords: Sendable {
+    struct IntendedWords: Sendable {
         var intended: [String]
         var ids: [Int32]
         var idOf: [String: Int32]
@@ -91,9 +91,6 @@ struct WordAligner {
             self.idOf = idOf
         }
     }
-
-    /// The words of intended texts seen (every replication of a trace aligns against the same).
-    private static let intendedMemo = Memo<String, IntendedWords>(capacity: 4096)
 
     /// Typed words aligned so far.
     var alignedWordCount: Int { typed.count }
