@@ -42,7 +42,7 @@ public enum ScenarioLoader {
             }
             resolved = resolved.merging(overlay.value)
         }
-        for override in fieldOverrides { resolved = resolved.setting(override.keys[...], to: override.value) }
+        resolved = applying(fieldOverrides, to: resolved)
         let scenario = try decode(resolved, path: path, policy: policy, policyNames: policies.map(\.key).sorted())
         // Every other policy is checked too, so that a misspelt field inside one is reported
         // now rather than on the day that policy is run. (The base is checked with or

@@ -12,11 +12,14 @@ final class SweepCommandTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         let lines = result.stdout.split(separator: "\n").map(String.init)
         XCTAssertEqual(lines[0], "keysim sweep scenarios/default.json5: 4 point(s) × 1 replication(s) × 1 trace(s), seed 42")
-        XCTAssertTrue(lines[1].hasPrefix("debounce.otherwiseMs  runs  cloud requests per 100 words"), lines[1])
-        XCTAssertTrue(lines[1].hasSuffix("Pareto front"), lines[1])
-        XCTAssertEqual(lines.filter { $0.hasPrefix("250 ") || $0.hasPrefix("500 ") || $0.hasPrefix("750 ") || $0.hasPrefix("1000 ") }.count, 4)
-        XCTAssertTrue(lines.contains { $0.hasSuffix("*") }, "some point is on the front")
-        XCTAssertTrue(result.stdout.contains("delay: time to confirm an underline, mean (ms): word finished to the cloud confirming or retracting its underline."), result.stdout)
+        XCTAssertTrue(lines[1].hasPrefix("#  debounce.otherwiseMs  runs  cloud requests per 100 words"), lines[1])
+        XCTAssertTrue(lines[1].hasSuffix("trade-off"), lines[1])
+        let rows = lines[3...6]
+        XCTAssertEqual(rows.map { $0.split(separator: " ").prefix(2).joined(separator: " ") }, ["1 250", "2 500", "3 750", "4 1000"])
+        XCTAssertTrue(rows.allSatisfy { $0.hasSuffix("front") || $0.hasSuffix("not separable") }, "one replication: nothing is dominated at 95%")
+        XCTAssertTrue(rows.contains { $0.hasSuffix(" front") }, "some point is on the front")
+        XCTAssertTrue(result.stdout.contains("y: time to confirm an underline, mean (ms): Mean time from a word being finished to the cloud confirming or retracting its local underline."), result.stdout)
+        XCTAssertTrue(result.stdout.contains("\nrecommended: #"), result.stdout)
         // Not a terminal: plain progress lines, one per tenth at most.
         let progress = result.stderr.split(separator: "\n").filter { $0.hasPrefix("keysim sweep: ") }
         XCTAssertTrue(progress.last?.hasPrefix("keysim sweep: 4/4 runs (100%), ") ?? false, result.stderr)
@@ -39,7 +42,7 @@ final class SweepCommandTests: XCTestCase {
                                     "--set", "network.roundTrip=80", "--replications", "1", "--jobs", "2", "--db", folder.path("s.sqlite")])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stdout.contains("4 point(s)"), result.stdout)
-        XCTAssertTrue(result.stdout.contains("debounce.otherwiseMs  debounce.sentenceEndMs  runs"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("#  debounce.otherwiseMs  debounce.sentenceEndMs  runs"), result.stdout)
         let store = try ReportStore(path: folder.path("s.sqlite"), readOnly: true)
         XCTAssertEqual(try store.database.query("SELECT label FROM job_batches ORDER BY batch_index").map(\.[0]),
                        ["debounce.otherwiseMs=500, debounce.sentenceEndMs=200", "debounce.otherwiseMs=500, debounce.sentenceEndMs=400",
@@ -78,6 +81,6 @@ final class SweepCommandTests: XCTestCase {
         XCTAssertEqual(FileManager.default.contents(atPath: db), before, "a refused sweep leaves the report as it was")
         let help = try runKeysim(["sweep", "--help"])
         XCTAssertEqual(help.status, 0)
-        XCTAssertTrue(help.stdout.contains("--set <PATH=VALUES>") && help.stdout.contains("Pareto front"), help.stdout)
+        XCTAssertTrue(help.stdout.contains("--set <PATH=VALUES>") && help.stdout.contains("not separable"), help.stdout)
     }
 }

@@ -45,3 +45,48 @@ final class AdaptiveDebounceConfigTests: XCTestCase {
         }
     }
 }
+
+/// `--set debounce.policy=…` switches the kind whatever the order of the `--set`s.
+final class DiscriminatorOverrideTests: XCTestCase {
+    func testSettingAKindDropsTheOldKindsFields() throws {
+        let fixture = try ScenarioFixture()
+        let path = try fixture.write("s.json5", "{traces: ['trace.jsonl'], debounce: {sentenceEndMs: 300, otherwiseMs: 1500}}")
+        func load(_ sets: [(String, ConfigValue)]) throws -> DebouncePolicy {
+            try ScenarioLoader.load(path: path, overrides: sets.map { ScenarioLoader.Override(path: $0.0, value: $0.1) }).keyboard.debounce
+        }
+        let fixed = ("debounce.policy", ConfigValue(.string("fixed"))), delay = ("debounce.delayMs", ConfigValue(.number(700)))
+        XCTAssertEqual(try load([fixed, delay]), .fixed(delay: .milliseconds(700)))
+        XCTAssertEqual(try load([delay, fixed]), .fixed(delay: .milliseconds(700)))
+        // The same kind keeps the file's fields (the file names none: sentence-aware).
+        XCTAssertEqual(try load([("debounce.policy", ConfigValue(.string("sentence-aware")))]),
+                       .sentenceAware(sentenceEnd: .milliseconds(300), otherwise: .milliseconds(1500)))
+        XCTAssertEqual(try load([("debounce.policy", ConfigValue(.string("adaptive")))]), .adaptive(.defaults))
+        XCTAssertThrowsError(try load([fixed])) { error in
+            XCTAssertTrue("\(error)".contains("missing required field 'delayMs' for policy 'fixed'"), "\(error)")
+        }
+        // A distribution's type too.
+        let network = try ScenarioLoader.load(path: path, overrides: [
+            .init(path: "network.roundTrip.valueMs", value: ConfigValue(.number(80))),
+            .init(path: "network.roundTrip.type", value: ConfigValue(.string("constant"))),
+        ]).keyboard.network
+        XCTAssertEqual(network.goodRoundTrip, .constant(80))
+    }
+}
+
+/// `ScenarioLoader.debounceFields`, which sweeps read, against what the loader takes.
+final class DebounceFieldTableTests: XCTestCase {
+    func testEachKindTakesItsFieldsAndNoOther() throws {
+        let fixture = try ScenarioFixture()
+        let values: [String: String] = ["leading": "true", "trailing": "true", "on": "'word'", "quantile": "0.9", "scale": "1.5",
+                                        "window": "64", "warmup": "10"]
+        let every = Set(ScenarioLoader.debounceFields.flatMap(\.fields))
+        for (kind, fields) in ScenarioLoader.debounceFields {
+            let body = fields.map { "\($0): \(values[$0] ?? "500")" }.joined(separator: ", ")
+            XCTAssertNil(try fixture.loadError("{traces: ['trace.jsonl'], debounce: {policy: '\(kind)', \(body)}}"), kind)
+            for other in every.subtracting(fields).sorted() {
+                let error = try fixture.loadError("{traces: ['trace.jsonl'], debounce: {policy: '\(kind)', \(body), \(other): \(values[other] ?? "500")}}")
+                XCTAssertTrue(error?.description.contains("unknown field '\(other)'") ?? false, "\(kind) takes \(other)?")
+            }
+        }
+    }
+}

@@ -78,7 +78,9 @@ extension ReportSchema {
         parameters      TEXT NOT NULL,
         points          INTEGER NOT NULL,
         cost_metric     TEXT NOT NULL,
-        delay_metric    TEXT NOT NULL
+        delay_metric    TEXT NOT NULL,
+        confidence      REAL NOT NULL,
+        constraints     TEXT NOT NULL
     );
     CREATE TABLE IF NOT EXISTS sweep_points (
         sweep_id        INTEGER NOT NULL REFERENCES sweeps(sweep_id),
@@ -91,6 +93,8 @@ extension ReportSchema {
         delay           REAL,
         delay_half_width REAL,
         on_front        INTEGER NOT NULL,
+        front           TEXT NOT NULL,
+        dominated_by    INTEGER,
         PRIMARY KEY (sweep_id, point_index)
     ) WITHOUT ROWID;
     CREATE INDEX IF NOT EXISTS jobs_by_key ON jobs(job_key);
@@ -178,7 +182,7 @@ extension ReportSchema {
 
     CREATE VIEW IF NOT EXISTS sweep_results AS
     SELECT s.sweep_id, s.scenario_name, p.point_index, p.settings, p.runs, s.cost_metric, p.cost, p.cost_half_width,
-           s.delay_metric, p.delay, p.delay_half_width, p.on_front
+           s.delay_metric, p.delay, p.delay_half_width, p.on_front, p.front, p.dominated_by, s.confidence
     FROM sweep_points p JOIN sweeps s USING (sweep_id);
     """
 
