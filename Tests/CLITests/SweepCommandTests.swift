@@ -84,3 +84,59 @@ final class SweepCommandTests: XCTestCase {
         XCTAssertTrue(help.stdout.contains("--set <PATH=VALUES>") && help.stdout.contains("not separable"), help.stdout)
     }
 }
+
+/// Sweeps over policies and debounce kinds, with chosen axes and constraints.
+final class SweepDecisionCommandTests: XCTestCase {
+    func testPoliciesKindsAxesAndConstraints() throws {
+        let folder = try TemporaryFolder()
+        let db = folder.path("s.sqlite")
+        let result = try runKeysim(["sweep", "scenarios/default.json5", "--policy", "seed", "--policy", "adaptive",
+                                    "--set", "debounce.otherwiseMs=700,2000", "--set", "debounce.quantile=0.75,0.97",
+                                    "--y", "false_underline_seconds_per_100_words", "--where", "underline_recall >= 0.85",
+                                    "--set", "traces=[\"../traces/fast-typist.jsonl\"]", "--replications", "3", "--json", "--db", db])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let document = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(document["parameters"] as? [String], ["policy", "debounce.otherwiseMs", "debounce.quantile"])
+        XCTAssertEqual(document["delayMetric"] as? String, "false_underline_seconds_per_100_words")
+        XCTAssertEqual(document["where"] as? [String], ["underline_recall >= 0.85"])
+        let points = try XCTUnwrap(document["points"] as? [[String: Any]])
+        XCTAssertEqual(points.map { $0["settings"] as? [String: String] }, [
+            ["policy": "seed", "debounce.otherwiseMs": "700", "debounce.quantile": "-"],
+            ["policy": "seed", "debounce.otherwiseMs": "2000", "debounce.quantile": "-"],
+            ["policy": "adaptive", "debounce.otherwiseMs": "-", "debounce.quantile": "0.75"],
+            ["policy": "adaptive", "debounce.otherwiseMs": "-", "debounce.quantile": "0.97"],
+        ])
+        for point in points {
+            let front = try XCTUnwrap(point["front"] as? String)
+            let constrained = try XCTUnwrap((point["constrained"] as? [[String: Any]])?.first)
+            let met = try XCTUnwrap(constrained["met"] as? Bool)
+            XCTAssertEqual(met, (constrained["mean"] as? Double ?? 0) >= 0.85)
+            if !met { XCTAssertEqual(front, "excluded") } else { XCTAssertTrue(["front", "not separable", "dominated"].contains(front), front) }
+            XCTAssertEqual(point["dominatedBy"] is NSNull, front != "dominated")
+        }
+        // The report holds what the document says.
+        let store = try ReportStore(path: db, readOnly: true)
+        XCTAssertEqual(try store.database.query("SELECT cost_metric, delay_metric, confidence, constraints FROM sweeps"),
+                       [["requests_per_100_words", "false_underline_seconds_per_100_words", .real(0.95), "[\"underline_recall >= 0.85\"]"]])
+        XCTAssertEqual(try store.database.query("SELECT front FROM sweep_points ORDER BY point_index").map { $0[0] },
+                       points.map { SQLValue.text($0["front"] as? String ?? "") })
+    }
+
+    func testBadDecisionOptionsExitWithTwo() throws {
+        let cases: [([String], String)] = [
+            (["--set", "debounce.otherwiseMs=500,600", "--x", "requests"], "--x: no run metric named 'requests'"),
+            (["--set", "debounce.otherwiseMs=500,600", "--y", "requests_per_100_words"], "--x and --y are both requests_per_100_words"),
+            (["--set", "debounce.otherwiseMs=500,600", "--where", "recall > 0.9"], "--where recall > 0.9: no run metric named 'recall'"),
+            (["--set", "debounce.otherwiseMs=500,600", "--where", "underline_recall = 0.9"], "--where needs METRIC OP NUMBER"),
+            (["--set", "debounce.otherwiseMs=500,600", "--confidence", "1"], "--confidence"),
+            (["--set", "debounce.quantile=0.8,0.9"], "--set debounce.quantile applies to no point"),
+            (["--policy", "seed", "--policy", "seed"], "--policy seed is given more than once"),
+            (["--policy", "seed"], "nothing to sweep"),
+        ]
+        for (options, message) in cases {
+            let result = try runKeysim(["sweep", "scenarios/default.json5", "--db", "/nonexistent/never.sqlite"] + options)
+            XCTAssertEqual(result.status, 2, "\(options): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains(message), "\(options): \(result.stderr)")
+        }
+    }
+}

@@ -115,8 +115,13 @@ public struct Sweep: Sendable, Equatable {
             lines.append("\(axis): \(metric.label): \(metric.description)")
         }
         let recommended = recommended
+        // Each recommended point with its settings, or only its number when there are many.
+        let named = recommended.count <= 5 && !parameters.isEmpty
         lines.append(recommended.isEmpty ? "recommended: none (no point is on the front\(constraints.isEmpty ? "" : " and meets the constraints"))"
-                     : "recommended: " + recommended.map { "#\($0.index + 1)" + (parameters.isEmpty ? "" : " (" + zip(parameters, $0.values).filter { $0.1 != "-" }.map { "\($0.0)=\($0.1)" }.joined(separator: ", ") + ")") }.joined(separator: ", "))
+                     : "recommended: " + recommended.map { point in
+                         "#\(point.index + 1)" + (named ? " (" + zip(parameters, point.values).filter { $0.1 != "-" }
+                             .map { "\($0.0)=\($0.1)" }.joined(separator: ", ") + ")" : "")
+                     }.joined(separator: ", "))
         return lines
     }
 }
