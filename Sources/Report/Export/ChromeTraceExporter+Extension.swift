@@ -1,3 +1,5 @@
+import Scenarios
+
 extension ChromeTraceExporter {
     /// Interval tables of the extension's life: kills to restarts, language downloads, and
     /// token refusals (attempt to refusal).
@@ -16,7 +18,7 @@ extension ChromeTraceExporter {
         guard try db.tableExists("memory_events") else { return [] }
         let rows = try db.query("SELECT time_ns, footprint_mb FROM memory_events WHERE run_id = ? ORDER BY seq", [.integer(runID)])
         return rows.map { row in
-            "{\"name\":\"memory footprint (MB)\",\"ph\":\"C\",\"ts\":\(micros(row[0].integerValue)),\"pid\":1,\"args\":{\"MB\":\(JSONText.value(row[1]))}}"
+            "{\"name\":\"memory footprint (MB)\",\"ph\":\"C\",\"ts\":\(micros(row[0].integerValue)),\"pid\":1,\"args\":{\"MB\":\(JSONWriter.value(row[1]))}}"
         }
     }
 }

@@ -1,3 +1,5 @@
+import Scenarios
+
 /// One replication's timeline as a Chrome Trace Event file (`{"traceEvents": [...]}`),
 /// which Perfetto UI and chrome://tracing open.
 ///
@@ -107,26 +109,26 @@ public enum ChromeTraceExporter {
             try output.write((first ? "" : ",\n") + event)
             first = false
         }
-        try emit("{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,\"args\":{\"name\":\(JSONText.quoted(processName))}}")
+        try emit("{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,\"args\":{\"name\":\(JSONWriter.quoted(processName))}}")
         var tid = 0
         for track in tracks where !track.slices.isEmpty {
             for (lane, slices) in lanes(track.slices).enumerated() {
                 tid += 1
                 let name = lane == 0 ? track.name : "\(track.name) \(lane + 1)"
-                try emit("{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":\(tid),\"args\":{\"name\":\(JSONText.quoted(name))}}")
+                try emit("{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":\(tid),\"args\":{\"name\":\(JSONWriter.quoted(name))}}")
                 try emit("{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":1,\"tid\":\(tid),\"args\":{\"sort_index\":\(tid)}}")
                 for slice in slices {
                     let args = "{" + slice.args.joined(separator: ",") + "}"
                     if slice.category == "violation" {
-                        try emit("{\"name\":\(JSONText.quoted(slice.name)),\"cat\":\"violation\",\"ph\":\"i\",\"s\":\"t\",\"ts\":\(micros(slice.startNs)),\"pid\":1,\"tid\":\(tid),\"args\":\(args)}")
+                        try emit("{\"name\":\(JSONWriter.quoted(slice.name)),\"cat\":\"violation\",\"ph\":\"i\",\"s\":\"t\",\"ts\":\(micros(slice.startNs)),\"pid\":1,\"tid\":\(tid),\"args\":\(args)}")
                     } else {
-                        try emit("{\"name\":\(JSONText.quoted(slice.name)),\"cat\":\(JSONText.quoted(slice.category)),\"ph\":\"X\",\"ts\":\(micros(slice.startNs)),\"dur\":\(micros(slice.endNs - slice.startNs)),\"pid\":1,\"tid\":\(tid),\"args\":\(args)}")
+                        try emit("{\"name\":\(JSONWriter.quoted(slice.name)),\"cat\":\(JSONWriter.quoted(slice.category)),\"ph\":\"X\",\"ts\":\(micros(slice.startNs)),\"dur\":\(micros(slice.endNs - slice.startNs)),\"pid\":1,\"tid\":\(tid),\"args\":\(args)}")
                     }
                 }
             }
         }
         for counter in try memoryCounterEvents(db, runID: runID) { try emit(counter) }
-        try output.write("\n],\"displayTimeUnit\":\"ms\",\"otherData\":{\"keysim_version\":\(JSONText.quoted(KeysimVersion.current)),\"report\":\(JSONText.quoted(store.path)),\"run_id\":\(runID),\"trace_path\":\(JSONText.quoted(run[4].textValue)),\"seed\":\(run[5].integerValue)}}\n")
+        try output.write("\n],\"displayTimeUnit\":\"ms\",\"otherData\":{\"keysim_version\":\(JSONWriter.quoted(KeysimVersion.current)),\"report\":\(JSONWriter.quoted(store.path)),\"run_id\":\(runID),\"trace_path\":\(JSONWriter.quoted(run[4].textValue)),\"seed\":\(run[5].integerValue)}}\n")
         try output.finish()
     }
 
@@ -181,7 +183,7 @@ public enum ChromeTraceExporter {
             let startNs = row.int64(at: 0), endNs = row.int64(at: 1)
             var args: [String] = []
             for (offset, column) in argColumns.enumerated() {
-                args.append(JSONText.quoted(column) + ":" + JSONText.value(row.value(at: Int32(offset + 3))))
+                args.append(JSONWriter.quoted(column) + ":" + JSONWriter.value(row.value(at: Int32(offset + 3))))
             }
             slices.append(Slice(startNs: startNs, endNs: max(startNs, endNs), name: row.string(at: 2) ?? source.category,
                                 category: source.category, args: args))
@@ -216,7 +218,7 @@ public enum ChromeTraceExporter {
         return rows.map { row in
             Slice(startNs: row[1].integerValue, endNs: row[1].integerValue, name: "key \(row[0].integerValue) over budget",
                   category: "violation", args: ["\"latency_us\":\(micros(row[2].integerValue))", "\"budget_us\":\(micros(row[3].integerValue))",
-                                                "\"cause\":\(JSONText.quoted(row[4].textValue))"])
+                                                "\"cause\":\(JSONWriter.quoted(row[4].textValue))"])
         }
     }
 
@@ -244,10 +246,6 @@ public enum ChromeTraceExporter {
 
     /// Nanoseconds as microseconds with three decimals, exactly.
     static func micros(_ nanoseconds: Int64) -> String {
-        let sign = nanoseconds < 0 ? "-" : ""
-        let magnitude = nanoseconds.magnitude
-        let fraction = magnitude % 1000
-        let digits = String(fraction)
-        return "\(sign)\(magnitude / 1000)." + String(repeating: "0", count: 3 - digits.count) + digits
+        JSONWriter.decimal(nanoseconds, fractionDigits: 3, keepsTrailingZeros: true)
     }
 }
