@@ -81,8 +81,13 @@ enum SweepCommand {
                                                       label: "keysim sweep")
         for index in batches.indices { batches[index].scenario.replications = resolved.replications }
         let first = batches[0].scenario
-        let parameters = "\"parameters\":[" + swept.map { JSONText.quoted($0.path) }.joined(separator: ",") + "]"
-        let job = try Job(command: "sweep", batches: batches, seed: first.seed, replications: first.replications, extraSpec: parameters)
+        var parameters = JSONWriter.objectMembers()
+        parameters.key("parameters")
+        parameters.beginArray()
+        for parameter in swept { parameters.string(parameter.path) }
+        parameters.endArray()
+        let job = try Job(command: "sweep", batches: batches, seed: first.seed, replications: first.replications,
+                          extraSpec: parameters.text)
         let outcome = try JobOptions.run(job, command: "sweep", detail: try JobOptions.detail(arguments), shard: shard,
                                          threads: threads, reportPath: reportPath)
 
