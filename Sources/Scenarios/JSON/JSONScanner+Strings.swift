@@ -3,6 +3,7 @@
 extension JSONScanner {
     /// An object's key at `index`: a string, or in JSON5 also a bare name (its token is then
     /// a string token without quotes).
+    @inline(__always)
     mutating func scanKey() throws(JSONSyntaxError) -> JSONToken {
         if syntax == .strict {
             guard index < bytes.count, bytes[index] == JSONBytes.quote else {

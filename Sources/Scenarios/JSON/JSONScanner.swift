@@ -147,6 +147,7 @@ struct JSONScanner<Sink: JSONScanSink> {
 
     /// Opens the container whose bracket is at `index` (`depth` counts it), refusing it past
     /// the nesting limit; returns where it starts.
+    @inline(__always)
     private mutating func open(_ kind: JSONToken.Kind, depth: Int) throws(JSONSyntaxError) -> Int {
         guard depth <= JSONScannerLimits.depthMax else {
             throw fail(index, "nesting deeper than \(JSONScannerLimits.depthMax) levels")
@@ -157,6 +158,7 @@ struct JSONScanner<Sink: JSONScanSink> {
     }
 
     /// Closes the container that started at `start` at its closing bracket, at `index`.
+    @inline(__always)
     private mutating func close(_ kind: JSONToken.Kind, from start: Int) -> JSONToken {
         index += 1
         let token = JSONToken(kind: kind, range: start..<index, flag: false)
@@ -170,7 +172,7 @@ struct JSONScanner<Sink: JSONScanSink> {
         var isFirst = true
         while try scanToNextItem(JSONBytes.closeBrace, isFirst: &isFirst) {
             let key = try scanKey()
-            try sink.key(key)
+            if let refused = sink.key(key) { throw refused }
             try skipTrivia()
             guard index < bytes.count, bytes[index] == JSONBytes.colon else {
                 switch syntax {
@@ -181,7 +183,7 @@ struct JSONScanner<Sink: JSONScanSink> {
             index += 1
             try skipTrivia()
             let value = try scanValue(depth: depth)
-            try sink.member(key, value, depth: depth)
+            if let refused = sink.member(key, value, depth: depth) { throw refused }
         }
         return close(.object, from: start)
     }
@@ -204,21 +206,21 @@ struct JSONScanner<Sink: JSONScanSink> {
     @inline(__always)
     private mutating func scanToNextItem(_ close: UInt8, isFirst: inout Bool) throws(JSONSyntaxError) -> Bool {
         try skipTrivia()
-        if !isFirst {
-            guard index < bytes.count, bytes[index] == JSONBytes.comma else {
-                if index < bytes.count, bytes[index] == close { return false }
-                let (bracket, container) = close == JSONBytes.closeBrace ? ("'}'", "an object") : ("']'", "an array")
-                switch syntax {
-                case .strict: throw fail(index, "expected ',' or \(bracket), found \(found(index))")
-                case .json5 where index < bytes.count: throw fail(index, "unexpected \(foundCharacter(index)), expected ',' or \(bracket)")
-                case .json5: throw fail(index, "unexpected end of file inside \(container)")
-                }
-            }
-            index += 1
-            try skipTrivia()
+        if isFirst {
+            isFirst = false
+            return !(index < bytes.count && bytes[index] == close)
         }
-        let closable = isFirst || syntax == .json5
-        isFirst = false
-        return !(closable && index < bytes.count && bytes[index] == close)
+        guard index < bytes.count, bytes[index] == JSONBytes.comma else {
+            if index < bytes.count, bytes[index] == close { return false }
+            let (bracket, container) = close == JSONBytes.closeBrace ? ("'}'", "an object") : ("']'", "an array")
+            switch syntax {
+            case .strict: throw fail(index, "expected ',' or \(bracket), found \(found(index))")
+            case .json5 where index < bytes.count: throw fail(index, "unexpected \(foundCharacter(index)), expected ',' or \(bracket)")
+            case .json5: throw fail(index, "unexpected end of file inside \(container)")
+            }
+        }
+        index += 1
+        try skipTrivia()
+        return !(syntax == .json5 && index < bytes.count && bytes[index] == close)
     }
 }

@@ -33,19 +33,21 @@ struct JSONTreeBuilder: JSONScanSink {
         frames.append(Frame(isObject: kind == .object, line: position.line, column: position.column))
     }
 
-    mutating func key(_ key: JSONToken) throws(JSONSyntaxError) {
+    mutating func key(_ key: JSONToken) -> JSONSyntaxError? {
         let text = key.keyText(in: bytes)
         let last = frames.count - 1
         if frames[last].members.contains(where: { $0.key == text }) {
-            throw JSONSyntaxError(offset: key.range.lowerBound, message: "duplicate key '\(text)'")
+            return JSONSyntaxError(offset: key.range.lowerBound, message: "duplicate key '\(text)'")
         }
         frames[last].key = text
+        return nil
     }
 
-    mutating func member(_ key: JSONToken, _ value: JSONToken, depth: Int) throws(JSONSyntaxError) {
+    mutating func member(_ key: JSONToken, _ value: JSONToken, depth: Int) -> JSONSyntaxError? {
         let value = take(value)
         let last = frames.count - 1
         frames[last].members.append(ConfigValue.Member(key: frames[last].key, value: value))
+        return nil
     }
 
     mutating func element(_ value: JSONToken) {

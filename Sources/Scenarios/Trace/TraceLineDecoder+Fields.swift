@@ -156,30 +156,45 @@ extension TraceLineDecoder {
 }
 
 extension TraceLineDecoder {
-    /// The `type` values, matched against the line's bytes without building a string.
+    /// The `type` values.
     enum WireType {
         case key, backspace, suggestion, cursor, paste, keyboardShow, keyboardHide, language, network
         case dictationStart, dictationStop, chipAccept, field, measure
 
-        /// The types by their names on the wire.
-        static let named: [(name: StaticString, type: WireType)] = [
-            ("key", .key), ("backspace", .backspace), ("suggestion", .suggestion), ("cursor", .cursor),
-            ("paste", .paste), ("keyboard.show", .keyboardShow), ("keyboard.hide", .keyboardHide),
-            ("language", .language), ("network", .network), ("dictation.start", .dictationStart),
-            ("dictation.stop", .dictationStop), ("chip.accept", .chipAccept), ("field", .field), ("measure", .measure),
-        ]
-
+        /// The type a string token names, or nil.
         init?(_ token: JSONToken, in line: UnsafeBufferPointer<UInt8>) {
-            // An escaped value (rare) is decoded and compared as text, the others byte for byte.
-            let escaped = token.flag ? token.string(in: line) : nil
-            for (name, type) in Self.named {
-                let matches = escaped.map { $0 == name.description } ?? token.isUnescapedString(name, in: line)
-                if matches {
-                    self = type
-                    return
-                }
+            guard !token.flag else {
+                // An escaped name (rare): its decoded bytes.
+                var text = token.string(in: line)
+                guard let type = text.withUTF8(Self.named) else { return nil }
+                self = type
+                return
             }
-            return nil
+            guard let type = Self.named(UnsafeBufferPointer(rebasing: line[(token.range.lowerBound + 1)..<(token.range.upperBound - 1)])) else {
+                return nil
+            }
+            self = type
+        }
+
+        /// The type `name` spells. Its length (and where two names share one, a byte) picks
+        /// the only candidate, which is then compared byte for byte: no string is built.
+        private static func named(_ name: UnsafeBufferPointer<UInt8>) -> WireType? {
+            let candidate: (type: WireType, name: StaticString)
+            switch name.count {
+            case 3: candidate = (.key, "key")
+            case 5: candidate = name[0] == UInt8(ascii: "p") ? (.paste, "paste") : (.field, "field")
+            case 6: candidate = (.cursor, "cursor")
+            case 7: candidate = name[0] == UInt8(ascii: "n") ? (.network, "network") : (.measure, "measure")
+            case 8: candidate = (.language, "language")
+            case 9: candidate = (.backspace, "backspace")
+            case 10: candidate = (.suggestion, "suggestion")
+            case 11: candidate = (.chipAccept, "chip.accept")
+            case 13: candidate = name[9] == UInt8(ascii: "s") ? (.keyboardShow, "keyboard.show") : (.keyboardHide, "keyboard.hide")
+            case 14: candidate = (.dictationStop, "dictation.stop")
+            case 15: candidate = (.dictationStart, "dictation.start")
+            default: return nil
+            }
+            return JSONBytes.equal(name, 0, name.count, candidate.name) ? candidate.type : nil
         }
     }
 }
