@@ -41,13 +41,13 @@ struct JobWriter {
                                  tracesHash: spec.tracesHash, wallSeconds: 0)
             try database.execute("BEGIN IMMEDIATE")
             try ReportSchema.ensureAnalysisTables(database)
-            let id = try writer.jobID ?? writer.insertJobRow(database)
+            let id = try writer.jobID ?? JobRows.insertJob(database, writer.job, shard: writer.shard)
             writer.jobID = id
             let batchID = try writer.store!.insertBatchRow(info, replications: replications)
-            try database.prepare("INSERT INTO job_batches (batch_id, job_id, batch_index, label, settings) VALUES (?, ?, ?, ?, ?)")
-                .execute([.integer(batchID), .integer(id), .integer(Int64(batch)), .text(spec.label), .text(spec.settingsJSON)])
+            try JobRows.insertJobBatch(database, batchID: batchID, jobID: id, index: Int64(batch), label: spec.label,
+                                       settings: spec.settingsJSON)
             try RunMetricWriter.writeCatalog(database)
-            writer.open = (batch, batchID, try RunRowWriter(database), try RunMetricWriter(database), info,
+            writer.open = (batch, batchID, RunRowWriter(database), RunMetricWriter(database), info,
                            DispatchTime.now().uptimeNanoseconds)
         }
     }
@@ -101,7 +101,7 @@ struct JobWriter {
         try writing { writer, database in
             try database.transaction {
                 try ReportSchema.ensureAnalysisTables(database)
-                let id = try writer.insertJobRow(database)
+                let id = try JobRows.insertJob(database, writer.job, shard: writer.shard)
                 try JobAnalysis.finish(database, jobID: id)
                 writer.jobID = id
             }
@@ -170,22 +170,5 @@ struct JobWriter {
             }
             throw ReportStore.describe(error, path: reportPath)
         }
-    }
-
-    // MARK: - Writing
-
-    private func insertJobRow(_ database: Database) throws -> Int64 {
-        let first = job.batches[0].scenario
-        try database.prepare("""
-            INSERT INTO jobs (job_key, command, scenario_name, scenario_path, traces_hash, seed, replications, batches,
-                              work_items, shard_index, shard_count, spec, keysim_version, complete)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
-            """).execute([
-            .text(job.key), .text(job.command), .text(first.name), .text(first.path), .text(job.tracesHash),
-            .integer(Int64(bitPattern: job.seed)), .integer(Int64(job.replications)), .integer(Int64(job.batches.count)),
-            .integer(Int64(job.itemCount)), .integer(Int64(shard.index + 1)), .integer(Int64(shard.count)),
-            .text(job.spec), .text(KeysimVersion.current),
-        ])
-        return database.lastInsertRowID
     }
 }
