@@ -320,5 +320,5 @@ public enum HTMLExporter {
         """
     }
 
-    private static func esc(_ text: String) -> String { SVGChart.escape(text) }
+    private static func esc(_ text: String) -> String { HTMLEscaper.escape(text) }
 }

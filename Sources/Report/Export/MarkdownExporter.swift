@@ -79,30 +79,11 @@ public enum MarkdownExporter {
         return text
     }
 
-    /// Text safe anywhere in Markdown, table cells included: HTML is written as entities
-    /// (a scenario or policy name cannot become a tag), and every character Markdown gives
-    /// a meaning inline is escaped with a backslash; line breaks become spaces.
-    static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\\", "`", "*", "_", "[", "]", "|", "#", "!": out += "\\" + String(character)
-            case "\n", "\r", "\r\n": out += " "
-            default: out.append(character)
-            }
-        }
-        return out
-    }
+    /// Text safe anywhere in Markdown (`MarkdownEscaper.escape`).
+    static func escape(_ text: String) -> String { MarkdownEscaper.escape(text) }
 
-    /// A path as an inline code span, whatever backticks it holds.
-    static func code(_ text: String) -> String {
-        let flat = text.replacingOccurrences(of: "\n", with: " ")
-        return flat.contains("`") ? "`` " + flat + " ``" : "`" + flat + "`"
-    }
+    /// A path as an inline code span (`MarkdownEscaper.code`).
+    static func code(_ text: String) -> String { MarkdownEscaper.code(text) }
 }
 
 extension String {

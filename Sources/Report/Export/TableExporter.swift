@@ -24,13 +24,13 @@ public enum TableExporter {
             let path = (folder as NSString).appendingPathComponent("\(relation.name).csv")
             let output = try ReportOutput.file(path)
             let columns = ReportInspector.exportedColumns(relation, options)
-            try output.write(columns.map(csvField).joined(separator: ",") + "\r\n")
+            try output.write(columns.map(CSVEscaper.field).joined(separator: ",") + "\r\n")
             let statement = try ReportInspector.select(store.database, relation, options)
             try statement.forEachRow { row in
                 var line = ""
                 for index in 0..<Int32(columns.count) {
                     if index > 0 { line += "," }
-                    line += csvValue(row.value(at: index))
+                    line += CSVEscaper.value(row.value(at: index))
                 }
                 try output.write(line + "\r\n")
             }
@@ -73,29 +73,5 @@ public enum TableExporter {
         }
         try output.write("\n}\n")
         try output.finish()
-    }
-
-    /// A field as CSV writes it (RFC 4180): quoted when it holds a comma, quote, line break
-    /// or surrounding space. A text a spreadsheet would run as a formula (it starts with
-    /// `=`, `+`, `-`, `@`, a tab or a carriage return, and is not a number) gets a leading
-    /// `'` and quotes, so that it opens as the text it is.
-    static func csvField(_ text: String) -> String {
-        var text = text
-        if let first = text.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first), Double(text) == nil {
-            text = "'" + text
-        }
-        let needsQuotes = text.contains { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }
-            || text.first == " " || text.last == " " || text.first == "'"
-        return needsQuotes ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
-    }
-
-    static func csvValue(_ value: SQLValue) -> String {
-        switch value {
-        case .null: return ""
-        case .integer(let integer): return String(integer)
-        case .real(let real): return real.isFinite ? JSONText.number(real) : String(real)
-        case .text(let text): return csvField(text)
-        case .blob: return JSONText.value(value).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
-        }
     }
 }
