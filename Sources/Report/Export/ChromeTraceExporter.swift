@@ -7,7 +7,25 @@
 /// nanosecond decimals. Items that overlap in time (a key touched while the previous one
 /// waits for the main thread, two requests in flight) are spread over numbered lanes, so no
 /// two slices on one track overlap and Perfetto draws every one.
-public enum ChromeTraceExporter {
+public struct ChromeTraceExporter: StreamExporter {
+    public let name = "chrome-trace"
+    public let title = "a Chrome trace of one run"
+    public let fileExtension = "json"
+    public let scope = ExportScope.run
+    public let summary = "is one replication's timeline as Chrome Trace Event JSON (open it in Perfetto UI, ui.perfetto.dev, "
+        + "or chrome://tracing)"
+    public let documentation = "one replication's timeline (`--run ID`, default the first run) as Chrome Trace Event JSON: "
+        + "`{\"traceEvents\": [...]}`, complete `X` events in microseconds (nanosecond decimals). Open it in Perfetto UI "
+        + "(ui.perfetto.dev) or chrome://tracing"
+
+    /// The Chrome trace exporter.
+    public init() {}
+
+    /// Writes the timeline of `--run`'s run (the first run when none is given) to `output`.
+    public func write(_ source: ExportSource, to output: ReportOutput) throws {
+        try Self.write(source.store, options: source.options, to: output)
+    }
+
     /// A table whose rows are intervals of one run.
     struct Source {
         /// Track name.

@@ -1,6 +1,24 @@
-/// A Markdown summary of a report, short enough to paste into a pull request: batches, key
-/// latency and cloud requests per batch, budget violations, comparisons and sweeps.
-public enum MarkdownExporter {
+/// `--format md`: a Markdown summary of a report, short enough to paste into a pull
+/// request: batches, key latency and cloud requests per batch, budget violations,
+/// comparisons and sweeps. The default format.
+public struct MarkdownExporter: StreamExporter {
+    public let name = "md"
+    public let title = "Markdown"
+    public let fileExtension = "md"
+    public let scope = ExportScope.report
+    public let summary = "is a summary to paste into a pull request"
+    public let documentation = "a summary to paste into a pull request: batches, key latency and cloud requests per batch, budget "
+        + "violations, comparisons, sweeps; typing quality, touch boundaries and the extension's kills, language files and token "
+        + "when the report has them"
+
+    /// The Markdown exporter.
+    public init() {}
+
+    /// Writes the summary of the report (or of `--run`'s run) to `output`.
+    public func write(_ source: ExportSource, to output: ReportOutput) throws {
+        try Self.write(ReportDigest(source.store, options: source.options), to: output)
+    }
+
     /// Writes the summary of `digest` to `output`.
     public static func write(_ digest: ReportDigest, to output: ReportOutput) throws {
         try output.write(render(digest))
@@ -79,11 +97,9 @@ public enum MarkdownExporter {
         return text
     }
 
-    /// Text safe anywhere in Markdown (`MarkdownEscaper.escape`).
-    static func escape(_ text: String) -> String { MarkdownEscaper.escape(text) }
+    private static func escape(_ text: String) -> String { MarkdownEscaper.escape(text) }
 
-    /// A path as an inline code span (`MarkdownEscaper.code`).
-    static func code(_ text: String) -> String { MarkdownEscaper.code(text) }
+    private static func code(_ text: String) -> String { MarkdownEscaper.code(text) }
 }
 
 extension String {
