@@ -24,6 +24,9 @@ struct JobWriter {
     /// The batch being written: its index, row id, row writers, description and start.
     private var open: (batch: Int, batchID: Int64, rows: RunRowWriter, metrics: RunMetricWriter, info: BatchInfo,
                        started: UInt64)?
+    /// The report file's size before the open batch's space was allocated: what a failed
+    /// commit gives the space back down to.
+    private var reservedFrom: Int64?
 
     init(job: Job, shard: Shard, reportPath: String, busyTimeoutMs: Int) {
         self.job = job
@@ -71,10 +74,14 @@ struct JobWriter {
             let wall = Double(DispatchTime.now().uptimeNanoseconds - open.started) / 1e9
             try database.prepare("UPDATE batches SET wall_seconds = ? WHERE batch_id = ?").execute([.real(wall), .integer(open.batchID)])
             if isLast { try JobAnalysis.finish(database, jobID: jobID) }
-            // Space for the batch in the report file itself, before it counts: a disk too full
-            // to take it fails the batch here, whole, instead of the fold after the commit.
+            // The batch's pages go to the log first, then its space in the report file is
+            // allocated, before it counts: a disk too full for either fails the batch here,
+            // whole, with the report file as it was, instead of the fold after the commit.
+            try database.flushCacheToLog()
+            writer.reservedFrom = database.mainFileBytes
             try database.reserveSpaceForPages()
             try database.execute("COMMIT")
+            writer.reservedFrom = nil
             writer.open = nil
             writer.committedJobID = jobID
         }
@@ -83,16 +90,25 @@ struct JobWriter {
         if !isLast, let store { try Self.checkpoint(store, reportPath: reportPath, mode: "PASSIVE") }
     }
 
-    /// Rolls back the batch being written, if any: the report keeps its committed batches.
+    /// Rolls back the batch being written, if any, and leaves the report as the last commit
+    /// left it: the committed batches, the file's space as before the failed batch
+    /// (`Database.releaseSpace`), and the log folded in and removed on close — or, when the
+    /// disk is too full to fold it whole, kept beside the report for the next keysim that
+    /// opens it (`docs/report-schema.md`, "The file").
     mutating func abandon() {
-        if open != nil, let database = store?.database, database.isInTransaction {
-            _ = try? database.execute("ROLLBACK")
-        }
-        // Batches committed before the failure are in the log; folding it on close could
-        // fail part way on a full disk. The next keysim to open the report folds it.
-        store?.database.keepLogOnClose()
         open = nil
         jobID = committedJobID
+        guard let store else { return }
+        let database = store.database
+        if database.isInTransaction { _ = try? database.execute("ROLLBACK") }
+        if let reservedFrom { try? database.releaseSpace(downTo: reservedFrom) }
+        reservedFrom = nil
+        // Batches committed before the failure may be in the log only; folding it on close
+        // could stop part way on a full disk, so it is folded here, its space allocated
+        // first, and kept on close when that cannot be done whole.
+        if (try? Self.checkpoint(store, reportPath: reportPath, mode: "PASSIVE")) != true {
+            database.keepLogOnClose()
+        }
     }
 
     /// Records a shard that holds none of the job's work items, so that merging still
@@ -157,11 +173,15 @@ struct JobWriter {
     /// folded file needs is allocated first (`Database.reserveSpaceForPages`), so a disk too
     /// full fails here before a page of the log lands in the file: the report stays whole
     /// on its own, with the runs that did not fit in its `-wal`.
-    static func checkpoint(_ store: ReportStore, reportPath: String, mode: String = "TRUNCATE") throws(ReportError) {
-        guard store.path != ":memory:" else { return }
+    /// - Returns: whether the whole log is now in the report file.
+    @discardableResult
+    static func checkpoint(_ store: ReportStore, reportPath: String, mode: String = "TRUNCATE") throws(ReportError) -> Bool {
+        guard store.path != ":memory:" else { return true }
         do {
             try store.database.reserveSpaceForPages()
-            _ = try store.database.query("PRAGMA wal_checkpoint(\(mode))")
+            let result = try store.database.query("PRAGMA wal_checkpoint(\(mode))").first ?? []
+            // (busy, frames in the log, frames folded): -1 for both without a log.
+            return result.count == 3 && result[1] == result[2]
         } catch {
             store.database.keepLogOnClose()
             if error.isFull || error.isIOError {
