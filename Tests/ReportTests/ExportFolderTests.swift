@@ -45,14 +45,14 @@ final class ExportFolderTests: XCTestCase {
         let store = try Self.makeReport(folder)
         let out = folder.path("mine")
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: false)
-        FileManager.default.createFile(atPath: out + "/notes.txt", contents: Data("mine".utf8))
-        FileManager.default.createFile(atPath: out + "/runs.csv", contents: Data("old".utf8))
+        XCTAssertTrue(FileManager.default.createFile(atPath: out + "/notes.txt", contents: Data("mine".utf8)))
+        XCTAssertTrue(FileManager.default.createFile(atPath: out + "/runs.csv", contents: Data("old".utf8)))
         XCTAssertThrowsError(try CSVExporter().export(ExportSource(store), to: .folder(out))) { error in
             XCTAssertTrue("\(error)".contains("mine: error: holds notes.txt, which no CSV export wrote"), "\(error)")
         }
         XCTAssertEqual(SmallDisk.snapshot(out), ["notes.txt": Data("mine".utf8), "runs.csv": Data("old".utf8)])
         let file = folder.path("file.csv")
-        FileManager.default.createFile(atPath: file, contents: Data("x".utf8))
+        XCTAssertTrue(FileManager.default.createFile(atPath: file, contents: Data("x".utf8)))
         for (destination, message) in [(file, "not a folder; CSV export writes one file per table into a folder"),
                                        (".", "an export replaces its folder whole"), (out + "/..", "an export replaces its folder whole"),
                                        (folder.path("missing/csv"), "cannot create the folder (does its parent exist?)")] {

@@ -44,7 +44,7 @@ final class SmallDisk {
 
     /// Fills the disk with a file until only `spareKiB` are free.
     func fill(leaving spareKiB: Int) {
-        FileManager.default.createFile(atPath: path + "/filler", contents: Data(count: max(0, freeKiB - spareKiB) * 1024))
+        _ = FileManager.default.createFile(atPath: path + "/filler", contents: Data(count: max(0, freeKiB - spareKiB) * 1024))
     }
 
     /// Removes the filler.
