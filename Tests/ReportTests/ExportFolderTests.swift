@@ -40,6 +40,21 @@ final class ExportFolderTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out).count, whole.count)
     }
 
+    /// Where the system has no one-step exchange: the old folder moved aside, the new one in.
+    func testTwoRenamesReplaceTheFolderToo() throws {
+        let folder = try ReportFolder()
+        let out = folder.path("out")
+        for (round, names) in [["a.csv", "b.csv"], ["c.csv"]].enumerated() {
+            let written = try ExportFolder.replace(out, fileExtension: "csv", formatName: "CSV", exchanging: false) { inside in
+                for name in names { XCTAssertTrue(FileManager.default.createFile(atPath: inside + "/" + name, contents: Data("\(round)".utf8))) }
+                return names.map { inside + "/" + $0 }
+            }
+            XCTAssertEqual(written, names.map { out + "/" + $0 })
+            XCTAssertEqual(SmallDisk.snapshot(out), Dictionary(uniqueKeysWithValues: names.map { ($0, Data("\(round)".utf8)) }))
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.url.path), ["out"])
+        }
+    }
+
     func testAFolderHoldingAnythingElseIsNeverReplaced() throws {
         let folder = try ReportFolder()
         let store = try Self.makeReport(folder)

@@ -23,8 +23,10 @@ enum ExportFolder {
     ///   - fileExtension: the extension of every file of the format; an existing `folder`
     ///     holding anything else is refused.
     ///   - formatName: the format, for messages ("CSV").
+    ///   - exchanging: whether to swap the folders in one step where the system can (tests
+    ///     turn it off to try the two renames).
     /// - Throws: `ReportError` naming `folder` (or the report, for the report's own errors).
-    static func replace(_ folder: String, fileExtension: String, formatName: String,
+    static func replace(_ folder: String, fileExtension: String, formatName: String, exchanging: Bool = true,
                         write: (String) throws -> [String]) throws -> [String] {
         let target = try placeOf(folder)
         let url = URL(fileURLWithPath: target)
@@ -51,7 +53,7 @@ enum ExportFolder {
         }
         syncFolder(privateFolder)
         if existingMode != nil {
-            try exchange(privateFolder, target, given: folder)
+            try exchange(privateFolder, target, given: folder, inOneStep: exchanging)
         } else if rename(privateFolder, target) != 0 {
             throw ReportError(file: folder, message: "cannot move the export into place (\(String(cString: strerror(errno))))")
         }
@@ -107,9 +109,9 @@ enum ExportFolder {
 
     /// Swaps the complete private folder with the existing one: in one step where the
     /// system can, else by moving the old one aside first (and back should the second
-    /// move fail). The old folder ends up under the private name.
-    private static func exchange(_ privateFolder: String, _ target: String, given: String) throws {
-        if let renameExchange, renameExchange(AT_FDCWD, privateFolder, AT_FDCWD, target, renameExchangeFlag) == 0 { return }
+    /// move fail). The old folder then ends up under the private name, or is removed.
+    private static func exchange(_ privateFolder: String, _ target: String, given: String, inOneStep: Bool) throws {
+        if inOneStep, let renameExchange, renameExchange(AT_FDCWD, privateFolder, AT_FDCWD, target, renameExchangeFlag) == 0 { return }
         let aside = privateFolder + "-old"
         guard rename(target, aside) == 0 else {
             throw ReportError(file: given, message: "cannot move the old export aside (\(String(cString: strerror(errno))))")
@@ -119,7 +121,7 @@ enum ExportFolder {
             _ = rename(aside, target)
             throw ReportError(file: given, message: "cannot move the export into place (\(reason)); the folder is as it was")
         }
-        _ = rename(aside, privateFolder)
+        try? FileManager.default.removeItem(atPath: aside)
     }
 
     /// `RENAME_EXCHANGE` of `renameat2(2)` (Linux 3.15).

@@ -118,7 +118,8 @@ extension FolderExporter {
     /// (`ExportFolder.replace`).
     public func export(_ source: ExportSource, to destination: ExportDestination) throws -> [String] {
         guard case .folder(let folder) = destination else {
-            throw ReportError(file: "", message: "--format \(name) writes \(folderContents): give --out FOLDER")
+            let given = if case .file(let path) = destination { path } else { "standard output" }
+            throw ReportError(file: given, message: "--format \(name) writes \(folderContents) into a folder: give --out FOLDER")
         }
         return try ExportFolder.replace(folder, fileExtension: fileExtension, formatName: fileExtension.uppercased()) { privateFolder in
             try write(source, into: privateFolder)

@@ -24,8 +24,9 @@
 ///     }
 ///     try threads.finish()
 ///
-/// `endRow()` checks that the row bound every column once (a column left out or bound twice
-/// traps, naming it), and `finish()` that every announced row came.
+/// `endRow()` checks that the row bound as many values as the table has columns; debug builds
+/// (and so the tests) check each column: one left out or bound twice traps, naming it.
+/// `finish()` checks that every announced row came.
 struct BulkInsert {
     /// The table written to.
     let table: ReportTable
@@ -36,8 +37,10 @@ struct BulkInsert {
     /// Every column's bit set: what `bound` holds once a row is complete.
     private let allBound: UInt64
     private let rowsPerStatement: Int32
-    /// Statements by row count; the full one is prepared when a group first fills it.
-    private var statements: [Int32: Statement] = [:]
+    /// The statement of `rowsPerStatement` rows, prepared when a group first fills it.
+    private var full: Statement?
+    /// Statements of fewer rows, by row count.
+    private var partial: [Int32: Statement] = [:]
     /// The statement being bound, and how many rows it takes.
     private var current: Statement?
     private var currentRows: Int32 = 0
@@ -45,7 +48,12 @@ struct BulkInsert {
     private var rowsLeft = 0
     /// Rows bound in the current statement.
     private var row: Int32 = 0
-    /// The columns of the current row bound so far, one bit each.
+    /// The statement parameter of the current row's first column (parameters count from 1).
+    private var rowBase: Int32 = 1
+    /// Values bound in the current row.
+    private var boundCount: Int32 = 0
+    /// The columns of the current row bound so far, one bit each (debug builds: which
+    /// column is missing or bound twice).
     private var bound: UInt64 = 0
 
     /// The most parameters one statement gets: far below SQLite's limit (32766 since 3.32),
@@ -75,6 +83,8 @@ struct BulkInsert {
     mutating func begin(rows: Int) throws(SQLiteError) {
         precondition(rows >= 0, "a count of rows")
         row = 0
+        rowBase = 1
+        boundCount = 0
         bound = 0
         rowsLeft = rows
         try pickStatement()
@@ -92,26 +102,31 @@ struct BulkInsert {
     private mutating func pickStatement() throws(SQLiteError) {
         guard rowsLeft > 0 else { return }
         let count = min(Int32(clamping: rowsLeft), rowsPerStatement)
-        if let known = statements[count] {
+        if count == rowsPerStatement, let full {
+            current = full
+        } else if let known = partial[count] {
             current = known
         } else {
             let statement = try database.prepare(table.insertSQL(rows: Int(count), replacing: replacing))
-            statements[count] = statement
+            if count == rowsPerStatement { full = statement } else { partial[count] = statement }
             current = statement
         }
         currentRows = count
     }
 
-    /// The statement parameter of `slot` in the current row, after checking that the row
-    /// has not bound it yet.
+    /// The statement parameter of `slot` in the current row. Debug builds check that the
+    /// row has not bound it yet; every build counts it, for `endRow`.
     @inline(__always)
     private mutating func parameter(_ slot: Int32, of table: ObjectIdentifier) -> Int32 {
-        assert(table == declaration, "a column of another table bound to \(self.table.name)")
         precondition(rowsLeft > 0, "more rows of \(self.table.name) than announced")
+        #if DEBUG
+        precondition(table == declaration, "a column of another table bound to \(self.table.name)")
         let bit: UInt64 = 1 << UInt64(slot)
         if bound & bit != 0 { boundTwice(slot) }
         bound |= bit
-        return row * columnCount + slot + 1
+        #endif
+        boundCount += 1
+        return rowBase + slot
     }
 
     @inline(never)
@@ -170,12 +185,18 @@ struct BulkInsert {
     /// Ends the current row; writes the statement's rows when it is full.
     /// - Throws: `SQLiteError` from SQLite (a constraint, a full disk).
     @inline(__always) mutating func endRow() throws(SQLiteError) {
+        #if DEBUG
         if bound != allBound { missing() }
         bound = 0
+        #endif
+        precondition(boundCount == columnCount, "row of \(table.name) has \(boundCount) values, expected \(columnCount)")
+        boundCount = 0
         row += 1
+        rowBase += columnCount
         rowsLeft -= 1
         guard row == currentRows else { return }
         row = 0
+        rowBase = 1
         let statement = current!
         do {
             try statement.step()
@@ -198,7 +219,7 @@ struct BulkInsert {
         table.insertedColumns.enumerated().filter { bound & (1 << UInt64($0.offset)) == 0 }.map(\.element.name)
     }
 
-    /// The columns of the current row bound so far (for tests).
+    /// The columns of the current row bound so far (debug builds, for tests).
     var boundColumns: [String] {
         table.insertedColumns.enumerated().filter { bound & (1 << UInt64($0.offset)) != 0 }.map(\.element.name)
     }
@@ -206,6 +227,6 @@ struct BulkInsert {
     /// Checks that every announced row was added (and so written). The inserter can then
     /// be used again.
     mutating func finish() throws(SQLiteError) {
-        precondition(rowsLeft == 0 && row == 0 && bound == 0, "\(rowsLeft) announced row(s) of \(table.name) never came")
+        precondition(rowsLeft == 0 && row == 0 && boundCount == 0, "\(rowsLeft) announced row(s) of \(table.name) never came")
     }
 }

@@ -10,12 +10,13 @@ struct ExtensionRowWriter {
     private var rejection: BulkInsert
     private var perRun: BulkInsert
 
+    /// The events go row by row: a run has few of them, in counts that vary.
     init(_ database: Database) {
-        memory = BulkInsert(database, ReportTables.memoryEvents.table)
-        kill = BulkInsert(database, ReportTables.kills.table)
-        download = BulkInsert(database, ReportTables.downloads.table)
-        load = BulkInsert(database, ReportTables.languageLoads.table)
-        rejection = BulkInsert(database, ReportTables.tokenRejections.table)
+        memory = BulkInsert(database, ReportTables.memoryEvents.table, rowsPerStatement: 1)
+        kill = BulkInsert(database, ReportTables.kills.table, rowsPerStatement: 1)
+        download = BulkInsert(database, ReportTables.downloads.table, rowsPerStatement: 1)
+        load = BulkInsert(database, ReportTables.languageLoads.table, rowsPerStatement: 1)
+        rejection = BulkInsert(database, ReportTables.tokenRejections.table, rowsPerStatement: 1)
         perRun = BulkInsert(database, ReportTables.extensionPerRun.table)
     }
 

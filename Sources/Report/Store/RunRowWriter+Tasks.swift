@@ -15,7 +15,8 @@ extension RunRowWriter {
         try executorRows.finish()
         let c = ReportTables.taskRows
         try taskRows.begin(rows: tasks.count)
-        for (seq, t) in tasks.enumerated() {
+        for seq in 0..<tasks.count {
+            let t = tasks[seq]
             try taskRows.set(c.runID, runID)
             try taskRows.set(c.seq, seq)
             try taskRows.set(c.executorCode, t.thread)

@@ -23,6 +23,8 @@ struct RunRowWriter {
     var sessionRows: BulkInsert
     var extensionRows: ExtensionRowWriter
 
+    /// Tables whose rows per run vary and are few go row by row: a statement of each count
+    /// would cost more to prepare than it saves (`rowsPerStatement: 1`).
     init(_ database: Database) {
         self.database = database
         runRows = BulkInsert(database, ReportTables.runs.table)
@@ -30,16 +32,16 @@ struct RunRowWriter {
         keyRows = BulkInsert(database, ReportTables.keyRows.table)
         underlineRows = BulkInsert(database, ReportTables.underlines.table)
         requestRows = BulkInsert(database, ReportTables.requests.table)
-        fixRows = BulkInsert(database, ReportTables.fixes.table)
+        fixRows = BulkInsert(database, ReportTables.fixes.table, rowsPerStatement: 1)
         taskRows = BulkInsert(database, ReportTables.taskRows.table)
         executorRows = BulkInsert(database, ReportTables.taskExecutors.table)
         touchRows = BulkInsert(database, ReportTables.touches.table)
         wordRows = BulkInsert(database, ReportTables.words.table)
         histogramRows = BulkInsert(database, ReportTables.latencyHistograms.table)
         budgetRows = BulkInsert(database, ReportTables.budgets.table)
-        violationRows = BulkInsert(database, ReportTables.budgetViolations.table)
-        dictationRows = BulkInsert(database, ReportTables.dictations.table)
-        sessionRows = BulkInsert(database, ReportTables.dictationSessions.table)
+        violationRows = BulkInsert(database, ReportTables.budgetViolations.table, rowsPerStatement: 1)
+        dictationRows = BulkInsert(database, ReportTables.dictations.table, rowsPerStatement: 1)
+        sessionRows = BulkInsert(database, ReportTables.dictationSessions.table, rowsPerStatement: 1)
         extensionRows = ExtensionRowWriter(database)
     }
 
