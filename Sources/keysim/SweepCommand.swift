@@ -104,8 +104,8 @@ struct SweepCommand: JobCommand {
                                               label: "keysim sweep")
         for index in batches.indices { batches[index].scenario.replications = resolved.replications }
         let first = batches[0].scenario
-        let spec = "\"parameters\":[" + plan.columns.map(JSONText.quoted).joined(separator: ",") + "]," + criteria.specMembers
-        let sweepJob = try Job(command: "sweep", batches: batches, seed: first.seed, replications: first.replications, extraSpec: spec)
+        let sweepJob = try Job(command: "sweep", batches: batches, seed: first.seed, replications: first.replications,
+                               extraSpec: plan.spec(criteria: criteria))
         let outcome = try job.run(sweepJob, command: "sweep", shard: shard, report: report)
 
         let policyNote = policies.count == 1 ? ", policy \(policies[0])" : ""

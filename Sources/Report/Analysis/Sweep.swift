@@ -102,7 +102,7 @@ public struct Sweep: Sendable, Equatable {
 
     /// The lines under the table: what each place means, and the recommendation.
     public func legend() -> [String] {
-        let percent = JSONText.number(confidence * 100)
+        let percent = JSONWriter.number(confidence * 100)
         var lines = [
             "front: no point's means are better on both axes; not separable: some point's means are, but none is better on both at \(percent)% confidence;",
             "dominated by #k: #k is better on both axes at \(percent)% confidence (one-sided paired t-tests on common random numbers, Bonferroni over the points compared).",
@@ -175,29 +175,40 @@ extension Sweep {
                                            lowerIsBetter: (criteria.x.lowerIsBetter, criteria.y.lowerIsBetter),
                                            confidence: criteria.confidence)
 
-        let parametersJSON = "[" + parameters.map(JSONText.quoted).joined(separator: ",") + "]"
-        let constraintsJSON = "[" + criteria.constraints.map { JSONText.quoted($0.description) }.joined(separator: ",") + "]"
-        try database.prepare("""
-            INSERT INTO sweeps (job_id, scenario_name, parameters, points, cost_metric, delay_metric, confidence, constraints)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute([.integer(jobID), head[0], .text(parametersJSON), .integer(Int64(points.count)),
-                          .text(criteria.x.name), .text(criteria.y.name), .real(criteria.confidence), .text(constraintsJSON)])
+        let w = ReportTables.sweeps
+        var sweepRows = BulkInsert(database, w.table)
+        try sweepRows.insertRow { row in
+            try row.set(w.jobID, jobID)
+            try row.set(w.scenarioName, head[0].textValue)
+            try row.set(w.parameters, "[" + parameters.map(JSONWriter.quoted).joined(separator: ",") + "]")
+            try row.set(w.points, points.count)
+            try row.set(w.costMetric, criteria.x.name)
+            try row.set(w.delayMetric, criteria.y.name)
+            try row.set(w.confidence, criteria.confidence)
+            try row.set(w.constraints, "[" + criteria.constraints.map { JSONWriter.quoted($0.description) }.joined(separator: ",") + "]")
+        }
         let sweepID = database.lastInsertRowID
-        let insert = try database.prepare("""
-            INSERT INTO sweep_points (sweep_id, point_index, batch_id, settings, runs, cost, cost_half_width, delay,
-                                      delay_half_width, on_front, front, dominated_by)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
+        let p = ReportTables.sweepPoints
+        var pointRows = BulkInsert(database, p.table)
+        try pointRows.begin(rows: points.count)
         for (index, point) in points.enumerated() {
             let x = MeanInterval(point.x.compactMap { $0 }), y = MeanInterval(point.y.compactMap { $0 })
-            func mean(_ interval: MeanInterval) -> SQLValue { interval.count > 0 ? .real(interval.mean) : .null }
-            func half(_ interval: MeanInterval) -> SQLValue { interval.count > 0 ? .real(interval.halfWidth) : .null }
             let outcome = outcomes[index]
-            try insert.execute([.integer(sweepID), .integer(Int64(index)), point.batch, .text(point.settings),
-                                .integer(point.runs), mean(x), half(x), mean(y), half(y),
-                                .integer(outcome.status == .front ? 1 : 0), .text(outcome.status.rawValue),
-                                outcome.dominatedBy.map { .integer(Int64($0)) } ?? .null])
+            try pointRows.set(p.sweepID, sweepID)
+            try pointRows.set(p.pointIndex, index)
+            try pointRows.set(p.batchID, point.batch.integerValue)
+            try pointRows.set(p.settings, point.settings)
+            try pointRows.set(p.runs, point.runs)
+            try pointRows.set(p.cost, x.count > 0 ? x.mean : nil)
+            try pointRows.set(p.costHalfWidth, x.count > 0 ? x.halfWidth : nil)
+            try pointRows.set(p.delay, y.count > 0 ? y.mean : nil)
+            try pointRows.set(p.delayHalfWidth, y.count > 0 ? y.halfWidth : nil)
+            try pointRows.set(p.onFront, outcome.status == .front)
+            try pointRows.set(p.front, outcome.status.rawValue)
+            try pointRows.set(p.dominatedBy, outcome.dominatedBy.map { Int64($0) })
+            try pointRows.endRow()
         }
+        try pointRows.finish()
     }
 
     /// The sweeps stored in a report, oldest first; `jobID` limits them to one job.

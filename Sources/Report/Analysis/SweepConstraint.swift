@@ -37,7 +37,7 @@ public struct SweepConstraint: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `verdict_coverage >= 0.7`, as `--where` takes it.
-    public var description: String { "\(metric) \(relation.rawValue) \(JSONText.number(bound))" }
+    public var description: String { "\(metric) \(relation.rawValue) \(JSONWriter.number(bound))" }
 
     /// Whether a point whose mean is `mean` meets it (a point without a value does not).
     public func holds(mean: Double?) -> Bool { mean.map { relation.holds($0, bound) } ?? false }

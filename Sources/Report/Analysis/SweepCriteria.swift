@@ -32,10 +32,18 @@ public struct SweepCriteria: Sendable, Equatable {
         return names.compactMap(RunMetric.named)
     }
 
-    /// The members the job's spec carries (JSON, without braces).
-    public var specMembers: String {
-        "\"x\":\(JSONText.quoted(x.name)),\"y\":\(JSONText.quoted(y.name)),\"confidence\":\(JSONText.number(confidence))"
-            + ",\"where\":[" + constraints.map { JSONText.quoted($0.description) }.joined(separator: ",") + "]"
+    /// Adds the members the job's spec carries to `json` (an object being written).
+    func writeSpec(into json: inout JSONWriter) {
+        json.key("x")
+        json.string(x.name)
+        json.key("y")
+        json.string(y.name)
+        json.key("confidence")
+        json.number(confidence)
+        json.key("where")
+        json.beginArray()
+        for constraint in constraints { json.string(constraint.description) }
+        json.endArray()
     }
 
     /// The criteria a job's spec names; the defaults for what it leaves out (a sweep

@@ -76,6 +76,18 @@ public struct SweepPlan: Sendable {
         self.points = points
     }
 
+    /// The members of the sweep job's spec (JSON, without braces): its parameter columns and
+    /// what it decides on, so that every shard and a merge compute the same front.
+    public func spec(criteria: SweepCriteria) -> String {
+        var json = JSONWriter.objectMembers()
+        json.key("parameters")
+        json.beginArray()
+        for column in columns { json.string(column) }
+        json.endArray()
+        criteria.writeSpec(into: &json)
+        return json.text
+    }
+
     /// One batch per point, with its settings as the report stores them.
     public var batches: [JobBatch] {
         points.map { point in
