@@ -56,6 +56,29 @@ final class TracePopulationTests: XCTestCase {
         XCTAssertNotEqual(folder.key, other.key)
     }
 
+    /// `texts` as one file, a folder of `.txt` files (in byte order of their names), or a
+    /// list mixing both.
+    func testTextsFromAFileOrAFolder() throws {
+        let fixture = try ScenarioFixture()
+        try FileManager.default.createDirectory(atPath: fixture.directory + "/texts", withIntermediateDirectories: true)
+        let message = try String(contentsOfFile: Self.texts + "/short-messages.txt", encoding: .utf8)
+        for name in ["b.txt", "a.txt", "notes.md"] { try fixture.write("texts/" + name, message) }
+        func names(_ texts: String) throws -> [String] {
+            guard case .typists(let typists) = try population(try scenario(fixture, "typists: [{typist: 'chat'}], texts: \(texts)")).members
+            else { throw XCTSkip("not typists") }
+            return typists[0].texts.map { String($0.path.dropFirst(fixture.directory.count + 1)) }
+        }
+        XCTAssertEqual(try names("'texts'"), ["texts/a.txt", "texts/b.txt"])
+        XCTAssertEqual(try names("'texts/'"), ["texts/a.txt", "texts/b.txt"])
+        XCTAssertEqual(try names("'texts/b.txt'"), ["texts/b.txt"])
+        XCTAssertEqual(try names("['texts/b.txt', 'texts']"), ["texts/b.txt", "texts/a.txt", "texts/b.txt"])
+        try FileManager.default.createDirectory(atPath: fixture.directory + "/none", withIntermediateDirectories: true)
+        guard let error = try fixture.loadError("{traces: [{population: {typists: [{typist: 'chat'}], texts: ['none']}}]}") else {
+            return XCTFail("accepted an empty folder of texts")
+        }
+        XCTAssertTrue(error.description.contains("error: traces[0].population.texts[0]: \(fixture.directory)/none holds no texts (.txt files)"), "\(error)")
+    }
+
     func testBadPopulationsNameTheField() throws {
         let fixture = try ScenarioFixture()
         try FileManager.default.createDirectory(atPath: fixture.directory + "/empty", withIntermediateDirectories: true)

@@ -84,9 +84,26 @@ extension TracePopulation {
         return sd == 0 ? .fixed(mean) : .lognormal(mean: mean, sd: sd)
     }
 
+    /// `texts`: a text file, a folder (its `.txt` files), or a list of either.
     private static func readTexts(_ field: ConfigField, scenarioPath: String) throws(ConfigError) -> [Text] {
-        let texts = try field.array { f throws(ConfigError) -> Text in
-            let path = ScenarioLoader.resolve(try f.string(), besides: scenarioPath)
+        let texts: [Text]
+        if case .string = field.value.kind {
+            texts = try readText(field, scenarioPath: scenarioPath)
+        } else {
+            texts = try field.array { f throws(ConfigError) in try readText(f, scenarioPath: scenarioPath) }.flatMap { $0 }
+        }
+        guard !texts.isEmpty else { throw field.error("needs at least one text") }
+        guard texts.count <= membersMax else { throw field.error("has \(texts.count) texts; at most \(membersMax)") }
+        return texts
+    }
+
+    /// One entry of `texts`: a text file, or every `.txt` file of a folder.
+    private static func readText(_ field: ConfigField, scenarioPath: String) throws(ConfigError) -> [Text] {
+        let path = ScenarioLoader.resolve(try field.string(), besides: scenarioPath)
+        var isDirectory: ObjCBool = false
+        let paths = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+            ? try listFolder(path, suffixes: [".txt"], what: "texts (.txt files)", field: field) : [path]
+        return try paths.map { path throws(ConfigError) -> Text in
             // Dictation clips are named relative to the text's own folder.
             let folder = path.contains("/") ? String(path[...path.lastIndex(of: "/")!]) : ""
             do throws(InputError) {
@@ -95,12 +112,9 @@ extension TracePopulation {
                 }
                 return Text(path: path, script: script)
             } catch {
-                throw f.error("text \(error.quoted)")
+                throw field.error("text \(error.quoted)")
             }
         }
-        guard !texts.isEmpty else { throw field.error("needs at least one text") }
-        guard texts.count <= membersMax else { throw field.error("has \(texts.count) texts; at most \(membersMax)") }
-        return texts
     }
 
     /// The traces in a folder (`.jsonl` and `.jsonl.zst`), in byte order of their names.
@@ -110,15 +124,21 @@ extension TracePopulation {
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw field.error("folder not found: \(folder)")
         }
+        return try listFolder(folder, suffixes: [".jsonl", ".jsonl.zst"], what: "traces (.jsonl or .jsonl.zst files)", field: field)
+    }
+
+    /// The files of `folder` whose names end in one of `suffixes`, in byte order of their
+    /// names: at least one, at most `membersMax`.
+    private static func listFolder(_ folder: String, suffixes: [String], what: String, field: ConfigField) throws(ConfigError) -> [String] {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
             throw field.error("cannot list the folder \(folder)")
         }
-        let traces = names.filter { $0.hasSuffix(".jsonl") || $0.hasSuffix(".jsonl.zst") }
+        let files = names.filter { name in suffixes.contains { name.hasSuffix($0) } }
             .sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
-            .map { folder == "/" ? "/" + $0 : folder + "/" + $0 }
-        guard !traces.isEmpty else { throw field.error("\(folder) holds no traces (.jsonl or .jsonl.zst files)") }
-        guard traces.count <= membersMax else { throw field.error("\(folder) holds \(traces.count) traces; at most \(membersMax)") }
-        return traces
+            .map { folder.hasSuffix("/") ? folder + $0 : folder + "/" + $0 }
+        guard !files.isEmpty else { throw field.error("\(folder) holds no \(what)") }
+        guard files.count <= membersMax else { throw field.error("\(folder) holds \(files.count) \(what.prefix { $0 != " " }); at most \(membersMax)") }
+        return files
     }
 
     /// The population's key: a hash of what it is made of, by content (a profile's text, a
