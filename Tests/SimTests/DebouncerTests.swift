@@ -60,6 +60,22 @@ final class DebouncerTests: XCTestCase {
         XCTAssertEqual(try Self.requestTimes(policy, keys), [302, 602, 902, 1202])
     }
 
+    /// The adaptive policy waits in proportion to the typist's own pauses (more cases in
+    /// AdaptiveDebounceTests): with the median × 2 and four pauses to warm up, a typist keying
+    /// every 100 ms is asked about 200 ms after the last key (402 + 200), one keying every
+    /// 300 ms 600 ms after it (1202 + 600), and a sentence end goes at once.
+    func testAdaptiveWaitsInProportionToTheTypistsOwnPauses() throws {
+        let policy = DebouncePolicy.adaptive(AdaptiveDebounce(quantile: 0.5, scale: 2, minimum: .milliseconds(50),
+                                                              maximum: .milliseconds(2000), window: 8, warmup: 4, sentenceEnd: .zero))
+        let fast = (0..<5).map { (Double($0) * 100, "x ") }
+        let slow = (0..<5).map { (Double($0) * 300, "x ") }
+        XCTAssertEqual(try Self.requestTimes(policy, fast), [602])
+        XCTAssertEqual(try Self.requestTimes(policy, slow), [1802])
+        XCTAssertEqual(try Self.requestTimes(policy, Array(slow.prefix(4)) + [(1200, ".")]), [1202])
+        // Not yet warm (three pauses known): the maximum, 2 s after the last key.
+        XCTAssertEqual(try Self.requestTimes(policy, Array(slow.prefix(4))), [2902])
+    }
+
     func testThrottleSendsAtMostOncePerInterval() throws {
         let keys = (0..<8).map { (Double($0) * 100, "x ") }
         XCTAssertEqual(try Self.requestTimes(.throttle(interval: .milliseconds(300)), keys), [2, 302, 602, 902])
