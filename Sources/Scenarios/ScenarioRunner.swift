@@ -115,10 +115,17 @@ public enum ScenarioRunner {
             case .trace(let file):
                 summary = try replay(file, path: path)
             case .synthesis(let synthesis, let text):
-                let (header, events) = synthesis.trace(of: text.script)
+                // The same session under every policy of a job: synthesised and keyed once.
+                let name = "population \(population.key): \(path)"
+                let session = try traceCache?.session(name) ?? {
+                    let (header, events) = synthesis.trace(of: text.script)
+                    let session = TraceCache.Session(header: header, events: events, key: try traceKey(header: header, events: events))
+                    traceCache?.keep(session: session, as: name)
+                    return session
+                }()
                 // Dictation clips are beside the text, as its `@dictate` lines name them.
-                var source = DictationAudioResolver(ArrayTraceSource(events), tracePath: text.path) { _ in nil }
-                summary = try simulate(&source, header: header, key: try traceKey(header: header, events: events), path: path)
+                var source = DictationAudioResolver(ArrayTraceSource(session.events), tracePath: text.path) { _ in nil }
+                summary = try simulate(&source, header: session.header, key: session.key, path: path)
             }
         }
         let wall = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
@@ -164,7 +171,9 @@ extension ScenarioRunner {
 /// when the job replays its traces more than once — their events as the first replication
 /// read them, so that later replications neither parse the file nor analyse its audio again;
 /// and the memos its simulations share (`SimulationCaches`: the words of the traces'
-/// intended texts, the digests of language files), made with the job and gone with it.
+/// intended texts, the digests of language files), made with the job and gone with it; and
+/// the sessions it synthesised for a population, so that the same replication under the
+/// job's other policies replays it without synthesising it again.
 ///
 /// A job reads its traces as they are when it starts them. Events are kept only for
 /// traces that end cleanly and only up to `eventsMax` events over all traces: a long
@@ -173,6 +182,7 @@ public final class TraceCache: @unchecked Sendable {
     private let lock = NSLock()
     private var keys: [String: String] = [:]
     private var events: [String: (header: TraceHeader, events: [TraceEvent])] = [:]
+    private var sessions: [String: Session] = [:]
     private var eventsHeld = 0
     /// The most events held over all traces (about 64 bytes each, plus their text).
     private let eventsMax: Int
@@ -215,6 +225,30 @@ public final class TraceCache: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return eventsHeld < eventsMax
+    }
+
+    /// A session synthesised for a population, with its key.
+    struct Session {
+        var header: TraceHeader
+        var events: [TraceEvent]
+        var key: String
+    }
+
+    /// The session kept as `name`, if an earlier run of the job synthesised it.
+    func session(_ name: String) -> Session? {
+        lock.lock()
+        defer { lock.unlock() }
+        return sessions[name]
+    }
+
+    /// Keeps a synthesised session for the job's other runs of it (the same replication
+    /// under its other policies), room permitting: within the same `eventsMax` as traces.
+    func keep(session: Session, as name: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard sessions[name] == nil, eventsHeld + session.events.count <= eventsMax else { return }
+        sessions[name] = session
+        eventsHeld += session.events.count
     }
 
     /// Keeps the events a replication read from `path` to its end, room permitting.

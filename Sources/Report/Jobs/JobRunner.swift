@@ -46,8 +46,10 @@ public enum JobRunner {
         // The record blocks of this job's replications: a run written and dropped hands its
         // blocks to the next one a worker starts.
         let arena = RecordArena()
-        // Traces replayed more than once are read from their files once.
-        let traceCache = TraceCache(eventsMax: replications.values.contains { $0 > 1 } ? TraceCache.eventsMaxForReplays : 0)
+        // Traces replayed more than once (by several replications, or by the same replication
+        // in several batches) are read from their files, or synthesised, once.
+        let replays = replications.count > 1 || replications.values.contains { $0 > 1 }
+        let traceCache = TraceCache(eventsMax: replays ? TraceCache.eventsMaxForReplays : 0)
         // The writer is the critical path: workers run up to 8 runs a thread ahead of it, and
         // when they and the writer outnumber the cores they take a lower priority, so the
         // writer is not the one the kernel makes wait (`OrderedParallel`, `workerNice`).
