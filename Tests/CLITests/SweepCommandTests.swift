@@ -132,6 +132,8 @@ final class SweepDecisionCommandTests: XCTestCase {
             (["--set", "debounce.quantile=0.8,0.9"], "--set debounce.quantile applies to no point"),
             (["--policy", "seed", "--policy", "seed"], "--policy seed is given more than once"),
             (["--policy", "seed"], "nothing to sweep"),
+            (["--set", "debounce.policy=seed,adaptive"],
+             "--set debounce.policy=seed: 'seed' is a policy of the scenario, not a debounce policy kind (sentence-aware, fixed, edges, throttle, boundary, adaptive); run it with --policy seed"),
         ]
         for (options, message) in cases {
             let result = try runKeysim(["sweep", "scenarios/default.json5", "--db", "/nonexistent/never.sqlite"] + options)

@@ -46,6 +46,12 @@ public struct SweepPlan: Sendable {
             let base = try ScenarioLoader.load(path: path, policy: policy,
                                                overrides: fixed.filter { $0.path != "debounce.policy" && !$0.path.hasPrefix("debounce.") }
                                                    .map { ScenarioLoader.Override(path: $0.path, value: $0.values[0]) })
+            // `debounce.policy=seed` names one of the file's policies, not a debounce kind.
+            let kinds = ScenarioLoader.debounceFields.map(\.kind)
+            for value in kindAxis?.values.map(SweepGrid.display) ?? [] where !kinds.contains(value) && base.policyNames.contains(value) {
+                throw SweepGridError("--set debounce.policy=\(value): '\(value)' is a policy of the scenario, not a debounce policy kind"
+                                     + " (\(kinds.joined(separator: ", "))); run it with --policy \(value)")
+            }
             var seen: Set<String> = []
             for index in 0..<grid.count {
                 let point = grid.point(index)
