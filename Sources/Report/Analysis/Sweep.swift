@@ -67,7 +67,11 @@ public struct Sweep: Sendable, Equatable {
 
     /// Which of `headers` hold numbers.
     public var numericColumns: [Bool] {
-        [true] + parameters.map { _ in true } + [true, true, true, true, true] + constraints.map { _ in true } + [false]
+        // A parameter is numeric when every point's value is a number (or `-`, not applying).
+        let numericParameters = parameters.indices.map { column in
+            points.allSatisfy { !$0.values.indices.contains(column) || $0.values[column] == "-" || Double($0.values[column]) != nil }
+        }
+        return [true] + numericParameters + [true, true, true, true, true] + constraints.map { _ in true } + [false]
     }
 
     /// The table's rows, as `headers` names them (`empty` where a value is missing).

@@ -68,7 +68,8 @@ public struct MarkdownExporter: StreamExporter {
         let table = ReportDigest.Table(headers: sweep.headers, numeric: sweep.numericColumns, rows: sweep.rows(empty: "–"))
         var text = "\n### \(escape(sweep.scenarioName)): \(sweep.parameters.map(escape).joined(separator: " × ")), \(sweep.points.count) points\n\n"
         text += markdown(table)
-        text += "\n" + sweep.legend().map(escape).joined(separator: "\n") + "\n"
+        // One paragraph per line: Markdown would run consecutive lines together.
+        text += "\n" + sweep.legend().map(escape).joined(separator: "\n\n") + "\n"
         if sweep.delayMetric == TradeOff.delay.name && TradeOff.delayIsStandIn {
             text += "\nDelay axis: \(escape(TradeOff.delayLabel)).\n"
         }
