@@ -433,11 +433,7 @@ final class TraceCommandTests: XCTestCase {
         var peakKiB = 0
         var status: Int32 = 0
         while waitpid(pid, &status, WNOHANG) == 0 {
-            if let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-               let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-               let kib = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") {
-                peakKiB = max(peakKiB, kib)
-            }
+            if let kib = ProcStatus.kibibytes("VmHWM", pid: "\(pid)") { peakKiB = max(peakKiB, kib) }
             usleep(2_000)
         }
         XCTAssertEqual(status, 0)

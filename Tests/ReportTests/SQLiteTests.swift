@@ -4,21 +4,12 @@ import XCTest
 @testable import Report
 
 final class SQLiteTests: XCTestCase {
-    private var temporaryDirectory: URL!
+    private var folder: TemporaryFolder!
 
-    override func setUpWithError() throws {
-        temporaryDirectory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("keysim-sqlite-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: temporaryDirectory, withIntermediateDirectories: true)
-    }
+    override func setUpWithError() throws { folder = try TemporaryFolder(prefix: "keysim-sqlite") }
+    override func tearDown() { folder = nil }
 
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: temporaryDirectory)
-    }
-
-    private func temporaryPath(_ name: String) -> String {
-        temporaryDirectory.appendingPathComponent(name).path
-    }
+    private func temporaryPath(_ name: String) -> String { folder.path(name) }
 
     /// Runs `body` once on an in-memory database and once on a fresh file database.
     private func onMemoryAndFile(_ body: (Database) throws -> Void, file: StaticString = #filePath, line: UInt = #line) throws {
@@ -433,19 +424,6 @@ final class SQLiteTests: XCTestCase {
     func testValueDescriptionsAndLiterals() {
         let values: [SQLValue] = [nil, 3, 2.5, "it's", .blob([0xAB, 0x01])]
         XCTAssertEqual(values.map(\.description), ["NULL", "3", "2.5", "'it''s'", "X'AB01'"])
-    }
-}
-
-/// A small deterministic generator for test data.
-struct SplitMix {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

@@ -453,8 +453,7 @@ final class TraceLineCodecTests: XCTestCase {
     /// Every JSON line shown in docs/trace-format.md decodes, so the documentation cannot
     /// drift from the decoder.
     func testDocumentationExamplesDecode() throws {
-        let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("docs/trace-format.md")
+        let docs = PackageRoot.url.appendingPathComponent("docs/trace-format.md")
         let markdown = try String(contentsOf: docs, encoding: .utf8)
         var inBlock = false
         var decoder = TraceLineDecoder()
