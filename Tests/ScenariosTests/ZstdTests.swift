@@ -313,7 +313,7 @@ final class AtomicFileWriterTests: XCTestCase {
     }
 }
 
-// MARK: - Shared test support
+// MARK: - Test support shared by this target's files (Tests/TestSupport holds what other targets share)
 
 /// Bytes served in chunks of at most `chunk`, to exercise every buffer boundary.
 final class MemorySource: ByteSource {
