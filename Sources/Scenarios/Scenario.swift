@@ -12,8 +12,9 @@ public struct Scenario: Sendable, Equatable {
     public var seed: UInt64
     /// How many replications `run` does unless told otherwise.
     public var replications: Int
-    /// Trace files, resolved relative to the scenario file.
-    public var traces: [String]
+    /// What each replication replays: trace files (resolved relative to the scenario file)
+    /// and populations, each drawing a session of its own per replication.
+    public var traceEntries: [TraceEntry]
     /// The policy overlay applied, if any.
     public var policy: String?
     /// Names of the policies the file defines, sorted.
@@ -27,6 +28,16 @@ public struct Scenario: Sendable, Equatable {
     /// The rules of `keysim gate` from the file's `gates` section (after policies and
     /// overrides); they do not change what a run measures, so `resolvedConfig` leaves them out.
     public var gates: [GateRule] = []
+
+    /// How each entry of `traces` is named: a file's path, a population's label. Set, it
+    /// makes every entry a trace file.
+    public var traces: [String] {
+        get { traceEntries.map(\.label) }
+        set { traceEntries = newValue.map(TraceEntry.file) }
+    }
+
+    /// Whether some entry of `traces` is a population.
+    public var hasPopulation: Bool { traceEntries.contains { $0.file == nil } }
 
     /// The most replications one run may ask for.
     public static let replicationsMax = 100_000

@@ -37,6 +37,22 @@ public enum ScenarioFingerprint {
         return hasher.finalizeHex()
     }
 
+    /// The hash of what a scenario's `traces` replay: `filesHash` of the files when every
+    /// entry is one (as before populations existed); otherwise SHA-256 over one line per
+    /// entry, a file's own `filesHash` or a population's content key.
+    public static func tracesHash(_ entries: [TraceEntry]) throws(InputError) -> String {
+        let files = entries.compactMap(\.file)
+        if files.count == entries.count { return try filesHash(files) }
+        var text = ""
+        for entry in entries {
+            switch entry {
+            case .file(let path): text += "file \(try filesHash([path]))\n"
+            case .population(let population): text += "population \(population.key)\n"
+            }
+        }
+        return SHA256.hex(text.utf8)
+    }
+
     /// The canonical text of a configuration value.
     public static func canonicalText(_ value: ConfigValue) -> String {
         var text = ""

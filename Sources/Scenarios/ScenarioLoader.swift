@@ -42,7 +42,7 @@ public enum ScenarioLoader {
             }
             resolved = resolved.merging(overlay.value)
         }
-        for override in fieldOverrides { resolved = resolved.setting(override.keys[...], to: override.value) }
+        resolved = applying(fieldOverrides, to: resolved)
         let scenario = try decode(resolved, path: path, policy: policy, policyNames: policies.map(\.key).sorted())
         // Every other policy is checked too, so that a misspelt field inside one is reported
         // now rather than on the day that policy is run. (The base is checked with or
@@ -92,17 +92,13 @@ public enum ScenarioLoader {
         let replications = try o.optional("replications") { f throws(ConfigError) in
             try f.integer(in: 1...Scenario.replicationsMax)
         } ?? 10
-        let traces = fragment ? [] : try o.required("traces") { f throws(ConfigError) -> [String] in
-            let list = try f.array { t throws(ConfigError) -> String in
-                let relative = try t.string()
-                let resolved = resolve(relative, besides: path)
-                var isDirectory: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory) else {
-                    throw t.error("trace file not found: \(resolved)")
-                }
-                if isDirectory.boolValue { throw t.error("\(resolved) is a directory, not a trace file") }
-                if let kind = SystemCalls.nonRegularKind(atPath: resolved) { throw t.error("\(resolved) is a \(kind), not a trace file") }
-                return resolved
+        let traces = fragment ? [] : try o.required("traces") { f throws(ConfigError) -> [TraceEntry] in
+            var index = 0
+            let list = try f.array { t throws(ConfigError) -> TraceEntry in
+                defer { index += 1 }
+                // A trace file, or `{population: {…}}`.
+                if case .object = t.value.kind { return .population(try TracePopulation.read(t, index: index, scenarioPath: path)) }
+                return .file(try traceFile(t, scenarioPath: path))
             }
             guard !list.isEmpty else { throw f.error("needs at least one trace") }
             return list
@@ -135,8 +131,20 @@ public enum ScenarioLoader {
         try o.optional("limits") { f throws(ConfigError) in keyboard.limits = try readLimits(f) }
         try o.finish()
         return Scenario(name: name, description: description, path: path, seed: seed, replications: replications,
-                        traces: traces, policy: policy, policyNames: policyNames, detail: detail, keyboard: keyboard,
+                        traceEntries: traces, policy: policy, policyNames: policyNames, detail: detail, keyboard: keyboard,
                         resolvedConfig: root.removingMember("gates"), gates: gates)
+    }
+
+    /// A trace file named by `t`, resolved relative to the scenario; it must be a regular file.
+    static func traceFile(_ t: ConfigField, scenarioPath: String) throws(ConfigError) -> String {
+        let resolved = resolve(try t.string(), besides: scenarioPath)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory) else {
+            throw t.error("trace file not found: \(resolved)")
+        }
+        if isDirectory.boolValue { throw t.error("\(resolved) is a directory, not a trace file") }
+        if let kind = SystemCalls.nonRegularKind(atPath: resolved) { throw t.error("\(resolved) is a \(kind), not a trace file") }
+        return resolved
     }
 
     /// `relative` resolved against the folder of `file`, lexically (`a/../b` becomes `b`),
@@ -331,10 +339,11 @@ public enum ScenarioLoader {
 
     /// Reads a debounce policy. `policy` is one of `sentence-aware` (`sentenceEndMs`,
     /// `otherwiseMs`), `fixed` (`delayMs`), `edges` (`waitMs`, `leading`, `trailing`,
-    /// `maxWaitMs`), `throttle` (`intervalMs`), `boundary` (`on`: "word" or "sentence", `delayMs`).
+    /// `maxWaitMs`), `throttle` (`intervalMs`), `boundary` (`on`: "word" or "sentence", `delayMs`),
+    /// `adaptive` (`AdaptiveDebounce.read`).
     public static func readDebounce(_ field: ConfigField) throws(ConfigError) -> DebouncePolicy {
         var d = try field.object()
-        let names = ["sentence-aware", "fixed", "edges", "throttle", "boundary"]
+        let names = ["sentence-aware", "fixed", "edges", "throttle", "boundary", "adaptive"]
         let policy = try d.optional("policy") { f throws(ConfigError) in try f.oneOf(names) } ?? "sentence-aware"
         func ms(_ key: String, _ fallback: SimDuration? = nil) throws(ConfigError) -> SimDuration {
             if let value = try d.optional(key, { f throws(ConfigError) in try f.milliseconds() }) { return value }
@@ -358,6 +367,8 @@ public enum ScenarioLoader {
         case "boundary":
             let on = try d.optional("on") { f throws(ConfigError) in try f.oneOf(["word", "sentence"]) } ?? "sentence"
             result = .boundary(sentencesOnly: on == "sentence", delay: try ms("delayMs", .zero))
+        case "adaptive":
+            result = .adaptive(try AdaptiveDebounce.read(&d))
         default:
             result = .sentenceAware(sentenceEnd: try ms("sentenceEndMs", .milliseconds(400)), otherwise: try ms("otherwiseMs", .milliseconds(2000)))
         }

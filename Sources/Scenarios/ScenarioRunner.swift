@@ -69,10 +69,11 @@ public enum ScenarioRunner {
     public static func runOne(_ scenario: Scenario, item: WorkItem, keepTasks: Bool = true,
                               arena: RecordArena? = nil, traceCache: TraceCache? = nil) throws -> RunResult {
         let started = DispatchTime.now().uptimeNanoseconds
-        let path = scenario.traces[item.traceIndex]
         var sink = ObservationBuffer(keepsTasks: keepTasks, arena: arena)
-        let key = try traceCache?.key(path) ?? traceKey(path)
-        func simulate<Source: TraceEventSource>(_ source: inout Source, header: TraceHeader?) throws -> ReplicationSummary {
+        // The runs' trace sources stay concrete types: the simulation is generic over its
+        // source, and an existential would cost a dynamic call per event.
+        func simulate<Source: TraceEventSource>(_ source: inout Source, header: TraceHeader?, key: String,
+                                                path: String) throws -> ReplicationSummary {
             var simulation = KeyboardSimulation(config: scenario.keyboard, seed: scenario.seed, replication: item.replication,
                                                 traceKey: key, header: header,
                                                 caches: traceCache?.simulationCaches ?? SimulationCaches())
@@ -82,20 +83,49 @@ public enum ScenarioRunner {
                 throw ReplicationLimitError(scenarioPath: scenario.path, tracePath: path, replication: item.replication, limit: limit)
             }
         }
-        let summary: ReplicationSummary
-        if let kept = traceCache?.events(path) {
-            var source = ArrayTraceSource(kept.events)
-            summary = try simulate(&source, header: kept.header)
-        } else {
-            let reader = try TraceFileReader(path: path)
+        // A trace file: its events as an earlier replication kept them, or read from the file
+        // (and kept for later replications when the cache has room).
+        func replay(_ file: String, path: String) throws -> ReplicationSummary {
+            let key = try traceCache?.key(file) ?? traceKey(file)
+            if let kept = traceCache?.events(file) {
+                var source = ArrayTraceSource(kept.events)
+                return try simulate(&source, header: kept.header, key: key, path: path)
+            }
+            let reader = try TraceFileReader(path: file)
             let header = reader.header
             if let traceCache, traceCache.keepsEvents {
                 var source = RecordingSource(DictationAudioResolver(reader), limit: TraceCache.eventsMaxForReplays)
-                summary = try simulate(&source, header: header)
-                if source.ended && !source.overflowed { traceCache.keep(path, header: header, events: source.events) }
-            } else {
-                var source = DictationAudioResolver(reader)
-                summary = try simulate(&source, header: header)
+                let summary = try simulate(&source, header: header, key: key, path: path)
+                if source.ended && !source.overflowed { traceCache.keep(file, header: header, events: source.events) }
+                return summary
+            }
+            var source = DictationAudioResolver(reader)
+            return try simulate(&source, header: header, key: key, path: path)
+        }
+        let path: String
+        let summary: ReplicationSummary
+        switch scenario.traceEntries[item.traceIndex] {
+        case .file(let file):
+            path = file
+            summary = try replay(file, path: file)
+        case .population(let population):
+            let draw = population.draw(seed: scenario.seed, replication: item.replication)
+            path = draw.description(populationLabel: population.label)
+            switch draw {
+            case .trace(let file):
+                summary = try replay(file, path: path)
+            case .synthesis(let synthesis, let text):
+                // The same session under every policy of a job: synthesised and keyed once.
+                let name = "population \(population.key): \(path)"
+                let session = try traceCache?.session(name) ?? {
+                    let (header, events) = synthesis.trace(of: text.script)
+                    let session = TraceCache.Session(header: header, events: events, key: try traceKey(header: header, events: events))
+                    traceCache?.keep(session: session, as: name)
+                    return session
+                }()
+                // Dictation clips are beside the text, as its `@dictate` lines name them.
+                var source = DictationAudioResolver(ArrayTraceSource(session.events), tracePath: text.path) { _ in nil }
+                summary = try simulate(&source, header: session.header, key: session.key, path: path)
             }
         }
         let wall = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
@@ -113,7 +143,22 @@ extension ScenarioRunner {
         guard let content = try TraceMeasurement.replayContent(path: path) else {
             return String(try ScenarioFingerprint.filesHash([path]).prefix(16))
         }
-        // The scheme of filesHash for one file: its length (8 bytes, little-endian), then its bytes.
+        return key(content: content)
+    }
+
+    /// The key of a trace held in memory: the key its file would have, as
+    /// `TraceFileWriter` writes it (uncompressed).
+    /// - Throws: `InputError` when an event cannot be written (out of time order).
+    public static func traceKey(header: TraceHeader, events: [TraceEvent]) throws -> String {
+        let sink = MemoryByteSink()
+        let writer = try TraceFileWriter(sink: sink, header: header)
+        for event in events { try writer.write(event) }
+        try writer.commit()
+        return key(content: sink.bytes)
+    }
+
+    /// The scheme of `filesHash` for one file: its length (8 bytes, little-endian), then its bytes.
+    private static func key(content: [UInt8]) -> String {
         var hasher = SHA256()
         hasher.update((0..<8).map { UInt8(truncatingIfNeeded: UInt64(content.count) >> (8 * UInt64($0))) })
         hasher.update(content)
@@ -126,7 +171,9 @@ extension ScenarioRunner {
 /// when the job replays its traces more than once — their events as the first replication
 /// read them, so that later replications neither parse the file nor analyse its audio again;
 /// and the memos its simulations share (`SimulationCaches`: the words of the traces'
-/// intended texts, the digests of language files), made with the job and gone with it.
+/// intended texts, the digests of language files), made with the job and gone with it; and
+/// the sessions it synthesised for a population, so that the same replication under the
+/// job's other policies replays it without synthesising it again.
 ///
 /// A job reads its traces as they are when it starts them. Events are kept only for
 /// traces that end cleanly and only up to `eventsMax` events over all traces: a long
@@ -135,6 +182,7 @@ public final class TraceCache: @unchecked Sendable {
     private let lock = NSLock()
     private var keys: [String: String] = [:]
     private var events: [String: (header: TraceHeader, events: [TraceEvent])] = [:]
+    private var sessions: [String: Session] = [:]
     private var eventsHeld = 0
     /// The most events held over all traces (about 64 bytes each, plus their text).
     private let eventsMax: Int
@@ -177,6 +225,30 @@ public final class TraceCache: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return eventsHeld < eventsMax
+    }
+
+    /// A session synthesised for a population, with its key.
+    struct Session {
+        var header: TraceHeader
+        var events: [TraceEvent]
+        var key: String
+    }
+
+    /// The session kept as `name`, if an earlier run of the job synthesised it.
+    func session(_ name: String) -> Session? {
+        lock.lock()
+        defer { lock.unlock() }
+        return sessions[name]
+    }
+
+    /// Keeps a synthesised session for the job's other runs of it (the same replication
+    /// under its other policies), room permitting: within the same `eventsMax` as traces.
+    func keep(session: Session, as name: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard sessions[name] == nil, eventsHeld + session.events.count <= eventsMax else { return }
+        sessions[name] = session
+        eventsHeld += session.events.count
     }
 
     /// Keeps the events a replication read from `path` to its end, room permitting.

@@ -95,30 +95,17 @@ struct TraceSynthCommand: TraceSubcommand {
 
     /// `--typist`: the human typist.
     func synthHuman(textPath: String, typist typistChoice: TypistChoice, seed: UInt64) throws -> Int32 {
-        var profile = try Self.typistProfile(typistChoice)
-        profile.errors.slipRate = typoRate ?? profile.errors.slipRate
-        profile.touchSpreadPoints = touchSpreadPoints ?? profile.touchSpreadPoints
-        profile.language = language ?? profile.language
         let folder = out.map(TraceValidator.directory(of:)) ?? ""
         let script = try SynthScript.read(path: textPath) { (audio: String) throws(InputError) -> Int64 in
             try WAVFile.read(path: folder + audio).durationNanos
         }
-        // The options in the order of the usage line, as the simple typist's source has them.
-        var source = "keysim trace synth --typist \(typistChoice.name) --seed \(seed)"
-        if let wpm = wordsPerMinute {
-            // After the overrides: the slip rate changes how many taps the text takes.
-            profile = HumanTypist.profile(profile, scaledToWordsPerMinute: wpm, script: script, seed: seed)
-            source += " --wpm \(Self.format(wpm))"
-        }
-        if let typoRate { source += " --typo-rate \(Self.format(typoRate))" }
-        if let touchSpreadPoints { source += " --touch-spread \(Self.format(touchSpreadPoints))" }
-        if let language { source += " --language \(language)" }
-        let typist = HumanTypist(profile: profile)
-        let header = TraceHeader(name: name ?? TraceCommand.baseName(textPath), language: profile.language,
-                                 intendedText: typist.intendedText(of: script), source: source)
+        let synthesis = HumanSynthesis(typist: typistChoice.name, profile: try Self.typistProfile(typistChoice), seed: seed,
+                                       wordsPerMinute: wordsPerMinute, typoRate: typoRate, touchSpreadPoints: touchSpreadPoints,
+                                       language: language, name: name ?? TraceCommand.baseName(textPath))
+        let (header, events) = synthesis.trace(of: script)
         let writer = try out.map { (path) throws(InputError) in try TraceFileWriter(path: path, header: header) }
             ?? TraceFileWriter(sink: StandardOutputSink(), header: header)
-        for event in typist.synthesize(script, seed: seed) { try writer.write(event) }
+        for event in events { try writer.write(event) }
         try writer.commit()
         printSummary(writer, script)
         return 0
@@ -141,9 +128,5 @@ struct TraceSynthCommand: TraceSubcommand {
 
 extension TraceCommand {
     /// A file's name without its folder and its last extension: "texts/notes.txt" → "notes".
-    static func baseName(_ path: String) -> String {
-        let file = path.split(separator: "/").last.map(String.init) ?? path
-        guard let dot = file.lastIndex(of: "."), dot != file.startIndex else { return file }
-        return String(file[..<dot])
-    }
+    static func baseName(_ path: String) -> String { HumanSynthesis.traceName(ofText: path) }
 }

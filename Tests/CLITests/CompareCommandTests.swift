@@ -54,7 +54,7 @@ final class CompareCommandTests: XCTestCase {
             (["compare"], "keysim compare: error: missing <scenario>"),
             (["compare", scenario, "--policy", "seed"], "give --policy twice (A and B), or two scenario files"),
             (["compare", scenario, "--policy", "seed", "--policy", "seed"], "--policy seed is given twice"),
-            (["compare", scenario, "--policy", "seed", "--policy", "fast"], "no policy named 'fast'; known: fixed-1s, seed"),
+            (["compare", scenario, "--policy", "seed", "--policy", "fast"], "no policy named 'fast'; known: adaptive, fixed-1s, seed"),
             (["compare", scenario, scenario, "--policy", "seed"], "--policy applies to one scenario"),
             (["compare", scenario, two], "replays 2 trace(s) but scenarios/default.json5 replays 1"),
             (["compare", scenario, "--policy", "seed", "--policy", "fixed-1s", "--shard", "3/2"], "shard 3 is out of range 1...2"),

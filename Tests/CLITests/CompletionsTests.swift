@@ -100,9 +100,9 @@ final class CompletionsTests: XCTestCase {
             (["calibrate", "x.csv", "--kind", "shifted-g"], "shifted-gamma"),
             (["completions", ""], "bash zsh fish"),
             (["trace", "f"], "fit"),
-            (["run", scenario, "--policy", ""], "seed fixed-1s"),
+            (["run", scenario, "--policy", ""], "seed fixed-1s adaptive"),
             (["run", "--seed", "3", "--db", "r.sqlite", scenario, "--policy", "f"], "fixed-1s"),
-            (["compare", scenario, "--policy", "seed", "--policy", ""], "seed fixed-1s"),
+            (["compare", scenario, "--policy", "seed", "--policy", ""], "seed fixed-1s adaptive"),
             (["gate", "--rules", "rules.json5", scenario, "--policy", "s"], "seed"),
             (["run", "missing.json5", "--policy", ""], ""),
             (["run", scenario, "--db", "cha"], "chapter.txt"),
@@ -133,7 +133,7 @@ final class CompletionsTests: XCTestCase {
             XCTAssertTrue(fish.contains(line), "fish: \(line)")
         }
         // The hidden helper the scripts call: not in help, not completed, errors exit 2.
-        XCTAssertEqual(try runKeysim(["completions", "--policies-of", "scenarios/default.json5"]).stdout, "seed\nfixed-1s\n")
+        XCTAssertEqual(try runKeysim(["completions", "--policies-of", "scenarios/default.json5"]).stdout, "seed\nfixed-1s\nadaptive\n")
         XCTAssertFalse(try runKeysim(["completions", "--help"]).stdout.contains("policies-of"))
         XCTAssertEqual(try runKeysim(["completions", "--policies-of", "nowhere.json5"]).status, 2)
     }

@@ -12,11 +12,14 @@ final class SweepCommandTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         let lines = result.stdout.split(separator: "\n").map(String.init)
         XCTAssertEqual(lines[0], "keysim sweep scenarios/default.json5: 4 point(s) × 1 replication(s) × 1 trace(s), seed 42")
-        XCTAssertTrue(lines[1].hasPrefix("debounce.otherwiseMs  runs  cloud requests per 100 words"), lines[1])
-        XCTAssertTrue(lines[1].hasSuffix("Pareto front"), lines[1])
-        XCTAssertEqual(lines.filter { $0.hasPrefix("250 ") || $0.hasPrefix("500 ") || $0.hasPrefix("750 ") || $0.hasPrefix("1000 ") }.count, 4)
-        XCTAssertTrue(lines.contains { $0.hasSuffix("*") }, "some point is on the front")
-        XCTAssertTrue(result.stdout.contains("delay: time to confirm an underline, mean (ms): word finished to the cloud confirming or retracting its underline."), result.stdout)
+        XCTAssertTrue(lines[1].hasPrefix("#  debounce.otherwiseMs  runs  cloud requests per 100 words"), lines[1])
+        XCTAssertTrue(lines[1].hasSuffix("trade-off"), lines[1])
+        let rows = lines[3...6]
+        XCTAssertEqual(rows.map { $0.split(separator: " ").prefix(2).joined(separator: " ") }, ["1 250", "2 500", "3 750", "4 1000"])
+        XCTAssertTrue(rows.allSatisfy { $0.hasSuffix("front") || $0.hasSuffix("not separable") }, "one replication: nothing is dominated at 95%")
+        XCTAssertTrue(rows.contains { $0.hasSuffix(" front") }, "some point is on the front")
+        XCTAssertTrue(result.stdout.contains("y: time to confirm an underline, mean (ms): Mean time from a word being finished to the cloud confirming or retracting its local underline."), result.stdout)
+        XCTAssertTrue(result.stdout.contains("\nrecommended: #"), result.stdout)
         // Not a terminal: plain progress lines, one per tenth at most.
         let progress = result.stderr.split(separator: "\n").filter { $0.hasPrefix("keysim sweep: ") }
         XCTAssertTrue(progress.last?.hasPrefix("keysim sweep: 4/4 runs (100%), ") ?? false, result.stderr)
@@ -39,7 +42,7 @@ final class SweepCommandTests: XCTestCase {
                                     "--set", "network.roundTrip=80", "--replications", "1", "--jobs", "2", "--db", folder.path("s.sqlite")])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stdout.contains("4 point(s)"), result.stdout)
-        XCTAssertTrue(result.stdout.contains("debounce.otherwiseMs  debounce.sentenceEndMs  runs"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("#  debounce.otherwiseMs  debounce.sentenceEndMs  runs"), result.stdout)
         let store = try ReportStore(path: folder.path("s.sqlite"), readOnly: true)
         XCTAssertEqual(try store.database.query("SELECT label FROM job_batches ORDER BY batch_index").map(\.[0]),
                        ["debounce.otherwiseMs=500, debounce.sentenceEndMs=200", "debounce.otherwiseMs=500, debounce.sentenceEndMs=400",
@@ -78,6 +81,64 @@ final class SweepCommandTests: XCTestCase {
         XCTAssertEqual(FileManager.default.contents(atPath: db), before, "a refused sweep leaves the report as it was")
         let help = try runKeysim(["sweep", "--help"])
         XCTAssertEqual(help.status, 0)
-        XCTAssertTrue(help.stdout.contains("--set <PATH=VALUES>") && help.stdout.contains("Pareto front"), help.stdout)
+        XCTAssertTrue(help.stdout.contains("--set <PATH=VALUES>") && help.stdout.contains("not separable"), help.stdout)
+    }
+}
+
+/// Sweeps over policies and debounce kinds, with chosen axes and constraints.
+final class SweepDecisionCommandTests: XCTestCase {
+    func testPoliciesKindsAxesAndConstraints() throws {
+        let folder = try TemporaryFolder()
+        let db = folder.path("s.sqlite")
+        let result = try runKeysim(["sweep", "scenarios/default.json5", "--policy", "seed", "--policy", "adaptive",
+                                    "--set", "debounce.otherwiseMs=700,2000", "--set", "debounce.quantile=0.75,0.97",
+                                    "--y", "false_underline_seconds_per_100_words", "--where", "underline_recall >= 0.85",
+                                    "--set", "traces=[\"../traces/fast-typist.jsonl\"]", "--replications", "3", "--json", "--db", db])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let document = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(document["parameters"] as? [String], ["policy", "debounce.otherwiseMs", "debounce.quantile"])
+        XCTAssertEqual(document["delayMetric"] as? String, "false_underline_seconds_per_100_words")
+        XCTAssertEqual(document["where"] as? [String], ["underline_recall >= 0.85"])
+        let points = try XCTUnwrap(document["points"] as? [[String: Any]])
+        XCTAssertEqual(points.map { $0["settings"] as? [String: String] }, [
+            ["policy": "seed", "debounce.otherwiseMs": "700", "debounce.quantile": "-"],
+            ["policy": "seed", "debounce.otherwiseMs": "2000", "debounce.quantile": "-"],
+            ["policy": "adaptive", "debounce.otherwiseMs": "-", "debounce.quantile": "0.75"],
+            ["policy": "adaptive", "debounce.otherwiseMs": "-", "debounce.quantile": "0.97"],
+        ])
+        for point in points {
+            let front = try XCTUnwrap(point["front"] as? String)
+            let constrained = try XCTUnwrap((point["constrained"] as? [[String: Any]])?.first)
+            let met = try XCTUnwrap(constrained["met"] as? Bool)
+            XCTAssertEqual(met, (constrained["mean"] as? Double ?? 0) >= 0.85)
+            if !met { XCTAssertEqual(front, "excluded") } else { XCTAssertTrue(["front", "not separable", "dominated"].contains(front), front) }
+            XCTAssertEqual(point["dominatedBy"] is NSNull, front != "dominated")
+        }
+        // The report holds what the document says.
+        let store = try ReportStore(path: db, readOnly: true)
+        XCTAssertEqual(try store.database.query("SELECT cost_metric, delay_metric, confidence, constraints FROM sweeps"),
+                       [["requests_per_100_words", "false_underline_seconds_per_100_words", .real(0.95), "[\"underline_recall >= 0.85\"]"]])
+        XCTAssertEqual(try store.database.query("SELECT front FROM sweep_points ORDER BY point_index").map { $0[0] },
+                       points.map { SQLValue.text($0["front"] as? String ?? "") })
+    }
+
+    func testBadDecisionOptionsExitWithTwo() throws {
+        let cases: [([String], String)] = [
+            (["--set", "debounce.otherwiseMs=500,600", "--x", "requests"], "--x: no run metric named 'requests'"),
+            (["--set", "debounce.otherwiseMs=500,600", "--y", "requests_per_100_words"], "--x and --y are both requests_per_100_words"),
+            (["--set", "debounce.otherwiseMs=500,600", "--where", "recall > 0.9"], "--where recall > 0.9: no run metric named 'recall'"),
+            (["--set", "debounce.otherwiseMs=500,600", "--where", "underline_recall = 0.9"], "--where needs METRIC OP NUMBER"),
+            (["--set", "debounce.otherwiseMs=500,600", "--confidence", "1"], "--confidence"),
+            (["--set", "debounce.quantile=0.8,0.9"], "--set debounce.quantile applies to no point"),
+            (["--policy", "seed", "--policy", "seed"], "--policy seed is given more than once"),
+            (["--policy", "seed"], "nothing to sweep"),
+            (["--set", "debounce.policy=seed,adaptive"],
+             "--set debounce.policy=seed: 'seed' is a policy of the scenario, not a debounce policy kind (sentence-aware, fixed, edges, throttle, boundary, adaptive); run it with --policy seed"),
+        ]
+        for (options, message) in cases {
+            let result = try runKeysim(["sweep", "scenarios/default.json5", "--db", "/nonexistent/never.sqlite"] + options)
+            XCTAssertEqual(result.status, 2, "\(options): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains(message), "\(options): \(result.stderr)")
+        }
     }
 }

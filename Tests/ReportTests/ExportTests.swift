@@ -100,7 +100,7 @@ final class ExportTests: XCTestCase {
         XCTAssertTrue(html.contains("default-src 'none'"))
         for fragment in ["Key latency, touch to inserted: cumulative distribution", "Key latency, touch to inserted: histogram",
                          "Cloud request round trip: cumulative distribution", "budget 10 ms", "Words seen latency: histogram",
-                         "budget 8 ms", "Trade-off: cloud requests per 100 words against delay", "Pareto front",
+                         "budget 8 ms", "Trade-off: cloud requests per 100 words against time to confirm an underline, mean (ms)", "not separable",
                          "seed vs fixed-1s"] {
             XCTAssertTrue(html.contains(fragment), "missing '\(fragment)'")
         }

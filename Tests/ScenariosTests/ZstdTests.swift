@@ -337,12 +337,7 @@ final class MemorySource: ByteSource {
 }
 
 /// Collects written bytes in memory.
-final class MemorySink: ByteSink {
-    let path: String
-    private(set) var bytes: [UInt8] = []
-    init(path: String) { self.path = path }
-    func write(_ bytes: UnsafeRawBufferPointer) throws(InputError) { self.bytes += bytes }
-}
+typealias MemorySink = MemoryByteSink
 
 /// Trace-like text (JSON lines with words and numbers) mixed with some random bytes.
 func makeSampleBytes(count: Int, generator: inout SplitMix) -> [UInt8] {

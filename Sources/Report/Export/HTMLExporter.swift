@@ -248,16 +248,16 @@ public struct HTMLExporter: StreamExporter {
         if !drawn.isEmpty {
             let xs = drawn.map { $0.cost! }, ys = drawn.map { $0.delay! }
             let delayAxis = RunMetric.named(sweep.delayMetric)?.label ?? sweep.delayMetric
-            var chart = SVGChart(title: "Trade-off: \(cost) against delay", xLabel: cost, yLabel: delayAxis,
+            var chart = SVGChart(title: "Trade-off: \(cost) against \(delayAxis)", xLabel: cost, yLabel: delayAxis,
                                  xRange: 0...SVGChart.niceMaximum(xs.max()!), yRange: 0...SVGChart.niceMaximum(ys.max()!))
             chart.height = 360
             let front = drawn.filter(\.onFront).sorted { ($0.cost!, $0.delay!) < ($1.cost!, $1.delay!) }
-            chart.marks.append(.line(points: front.map { ($0.cost!, $0.delay!) }, color: SVGChart.palette[1], label: "Pareto front"))
+            chart.marks.append(.line(points: front.map { ($0.cost!, $0.delay!) }, color: SVGChart.palette[1], label: "front"))
             // Points at the same place (a timer past the trace's longest pause changes
             // nothing) share one label: the first and last of them.
             var groups: [(x: Double, y: Double, labels: [String], onFront: Bool)] = []
             for point in drawn {
-                let label = point.values.joined(separator: ", ")
+                let label = "#\(point.index + 1) " + point.values.joined(separator: ", ")
                 if let index = groups.firstIndex(where: { $0.x == point.cost! && $0.y == point.delay! }) {
                     groups[index].labels.append(label)
                 } else {
@@ -271,17 +271,9 @@ public struct HTMLExporter: StreamExporter {
             }, color: SVGChart.palette[0], label: "grid points"))
             html += "<div class=\"charts\">" + chart.render() + "</div>\n"
         }
-        var rows: [[String]] = []
-        for point in sweep.points {
-            rows.append(point.values + ["\(point.runs)", point.cost.map { TextTable.fixed($0, 2) } ?? "–",
-                                        point.costHalfWidth.map { TextTable.fixed($0, 2) } ?? "–",
-                                        point.delay.map { TextTable.fixed($0, 1) } ?? "–",
-                                        point.delayHalfWidth.map { TextTable.fixed($0, 1) } ?? "–", point.onFront ? "yes" : ""])
-        }
-        let table = ReportDigest.Table(headers: sweep.parameters + ["runs", cost, "± 95%", delay, "± 95%", "Pareto front"],
-                                       numeric: sweep.parameters.map { _ in true } + [true, true, true, true, true, false], rows: rows)
-        html += htmlTable(table, emphasise: { $0.last == "yes" })
-        html += "<p class=\"note\">Pareto front: no other point has fewer requests and less delay (both means over the point's runs). Delay: \(esc(delay)).</p>\n"
+        let table = ReportDigest.Table(headers: sweep.headers, numeric: sweep.numericColumns, rows: sweep.rows(empty: "–"))
+        html += htmlTable(table, emphasise: { $0.last == ParetoTest.Status.front.rawValue })
+        html += "<p class=\"note\">" + sweep.legend().map(esc).joined(separator: "<br>\n") + "<br>\nAxes: \(esc(cost)); \(esc(delay)).</p>\n"
         return html
     }
 

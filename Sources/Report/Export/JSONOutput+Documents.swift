@@ -78,7 +78,12 @@ extension JSONOutput {
                 ("settings", .object(zip(sweep.parameters, point.values).map { ($0.0, .string($0.1)) })),
                 ("runs", .integer(point.runs)), ("cost", .number(point.cost)), ("costHalfWidth95", .number(point.costHalfWidth)),
                 ("delay", .number(point.delay)), ("delayHalfWidth95", .number(point.delayHalfWidth)),
-                ("onParetoFront", .bool(point.onFront)),
+                ("onParetoFront", .bool(point.onFront)), ("front", .string(point.status.rawValue)),
+                ("dominatedBy", point.dominatedBy.map { .integer($0) } ?? .null),
+                ("constrained", .array(zip(sweep.constraints, point.constrained).map { constraint, value in
+                    .object([("metric", .string(constraint.metric)), ("mean", .number(value?.mean)),
+                             ("halfWidth95", .number(value?.halfWidth)), ("met", .bool(constraint.holds(mean: value?.mean)))])
+                })),
             ])
         })
     }

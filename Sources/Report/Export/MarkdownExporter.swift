@@ -65,18 +65,11 @@ public struct MarkdownExporter: StreamExporter {
     }
 
     static func sweep(_ sweep: Sweep) -> String {
-        let cost = RunMetric.named(sweep.costMetric)?.label ?? sweep.costMetric
-        let delay = RunMetric.named(sweep.delayMetric)?.label ?? sweep.delayMetric
-        var table = ReportDigest.Table(headers: sweep.parameters + ["runs", cost, "± 95%", delay, "± 95%", "Pareto front"],
-                                       numeric: sweep.parameters.map { _ in true } + [true, true, true, true, true, false], rows: [])
-        for point in sweep.points {
-            table.rows.append(point.values + ["\(point.runs)", point.cost.map { TextTable.fixed($0, 2) } ?? "–",
-                                              point.costHalfWidth.map { TextTable.fixed($0, 2) } ?? "–",
-                                              point.delay.map { TextTable.fixed($0, 1) } ?? "–",
-                                              point.delayHalfWidth.map { TextTable.fixed($0, 1) } ?? "–", point.onFront ? "**yes**" : ""])
-        }
+        let table = ReportDigest.Table(headers: sweep.headers, numeric: sweep.numericColumns, rows: sweep.rows(empty: "–"))
         var text = "\n### \(escape(sweep.scenarioName)): \(sweep.parameters.map(escape).joined(separator: " × ")), \(sweep.points.count) points\n\n"
         text += markdown(table)
+        // One paragraph per line: Markdown would run consecutive lines together.
+        text += "\n" + sweep.legend().map(escape).joined(separator: "\n\n") + "\n"
         if sweep.delayMetric == TradeOff.delay.name && TradeOff.delayIsStandIn {
             text += "\nDelay axis: \(escape(TradeOff.delayLabel)).\n"
         }

@@ -64,12 +64,14 @@ public struct Job: Sendable {
             prepared[index].scenario.seed = seed
             prepared[index].scenario.replications = replications
             if prepared[index].tracesHash.isEmpty {
-                let traces = prepared[index].scenario.traces
-                if let known = hashes[traces] {
+                let entries = prepared[index].scenario.traceEntries
+                // Files by path; a population by its content key (labels can repeat).
+                let identity = entries.map { $0.file ?? "population \($0.populationKey ?? "")" }
+                if let known = hashes[identity] {
                     prepared[index].tracesHash = known
                 } else {
-                    let hash = try ScenarioFingerprint.filesHash(traces)
-                    hashes[traces] = hash
+                    let hash = try ScenarioFingerprint.tracesHash(entries)
+                    hashes[identity] = hash
                     prepared[index].tracesHash = hash
                 }
             }

@@ -46,8 +46,10 @@ public enum JobRunner {
         // The record blocks of this job's replications: a run written and dropped hands its
         // blocks to the next one a worker starts.
         let arena = RecordArena()
-        // Traces replayed more than once are read from their files once.
-        let traceCache = TraceCache(eventsMax: replications.values.contains { $0 > 1 } ? TraceCache.eventsMaxForReplays : 0)
+        // Traces replayed more than once (by several replications, or by the same replication
+        // in several batches) are read from their files, or synthesised, once.
+        let replays = replications.count > 1 || replications.values.contains { $0 > 1 }
+        let traceCache = TraceCache(eventsMax: replays ? TraceCache.eventsMaxForReplays : 0)
         // The writer is the critical path: workers run up to 8 runs a thread ahead of it, and
         // when they and the writer outnumber the cores they take a lower priority, so the
         // writer is not the one the kernel makes wait (`OrderedParallel`, `workerNice`).
@@ -103,10 +105,24 @@ public enum JobRunner {
     /// taken to be eight times its size), so that the window stays within about 256 MB — but
     /// never fewer than one a thread.
     static func runWindow(_ job: Job, threads: Int) -> Int {
-        let largest = Set(job.batches.flatMap(\.scenario.traces)).map { path -> Int in
+        func traceBytes(_ path: String) -> Int {
             let bytes = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
             return path.hasSuffix(".zst") ? 8 * bytes : bytes
-        }.max() ?? 0
+        }
+        // A session synthesised from a text is about 100 bytes of trace per character of it.
+        // Entries are looked at once each (a sweep's points share them).
+        var largest = 0
+        var seen: Set<String> = []
+        for entry in job.batches.flatMap(\.scenario.traceEntries) where seen.insert(entry.file ?? entry.populationKey ?? "").inserted {
+            switch entry {
+            case .file(let path): largest = max(largest, traceBytes(path))
+            case .population(let population):
+                switch population.members {
+                case .traces(let files): largest = max(largest, files.map(traceBytes).max() ?? 0)
+                case .typists(let typists): largest = max(largest, 100 * (typists.flatMap(\.texts).map { traceBytes($0.path) }.max() ?? 0))
+                }
+            }
+        }
         let runBytes = max(1, 10 * largest)
         return max(threads, min(8 * threads, (256 << 20) / runBytes))
     }

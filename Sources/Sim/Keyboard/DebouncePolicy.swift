@@ -15,6 +15,10 @@ public enum DebouncePolicy: Sendable, Equatable {
     case throttle(interval: SimDuration)
     /// Send when an edit finishes a word (or only a sentence), after `delay`.
     case boundary(sentencesOnly: Bool, delay: SimDuration)
+    /// Learns the typist's rhythm: after an edit inside a sentence, waits for a quantile of
+    /// this typist's recent pauses inside sentences; after one that ends a sentence, for
+    /// `sentenceEnd` (at once by default). See `AdaptiveDebounce`.
+    case adaptive(AdaptiveDebounce)
 
     /// The seed keyboard's defaults: 400 ms and 2 s.
     public static let seedDefault = DebouncePolicy.sentenceAware(sentenceEnd: .milliseconds(400), otherwise: .milliseconds(2000))
@@ -27,6 +31,7 @@ public enum DebouncePolicy: Sendable, Equatable {
         case .edges: "edges"
         case .throttle: "throttle"
         case .boundary: "boundary"
+        case .adaptive: "adaptive"
         }
     }
 }
@@ -54,6 +59,11 @@ public struct Debouncer: Sendable {
     private var lastSend: SimTime?
     private var pendingInBurst = false
     private var timerTime: SimTime?
+    /// The adaptive policy's learned pauses inside sentences (empty for the others).
+    private var pauses: PauseWindow
+    /// The adaptive policy's last edit, and whether it left the text ending a sentence
+    /// (then the pause after it is not one inside a sentence).
+    private var lastEdit: (time: SimTime, endedSentence: Bool)?
 
     /// Whether `edit` reads `endsSentence`; when not, callers may pass `false` and spare a
     /// look at the text on every key.
@@ -65,11 +75,24 @@ public struct Debouncer: Sendable {
     public init(_ policy: DebouncePolicy) {
         self.policy = policy
         switch policy {
-        case .sentenceAware: (readsSentenceEnd, readsBoundaries) = (true, false)
+        case .sentenceAware, .adaptive: (readsSentenceEnd, readsBoundaries) = (true, false)
         case .boundary: (readsSentenceEnd, readsBoundaries) = (false, true)
         case .fixed, .edges, .throttle: (readsSentenceEnd, readsBoundaries) = (false, false)
         }
+        if case .adaptive(let parameters) = policy { pauses = PauseWindow(capacity: parameters.window) } else { pauses = PauseWindow(capacity: 1) }
     }
+
+    /// The state after the field changed or pending work was cancelled: what a fresh
+    /// debouncer has, except what the adaptive policy learned of the typist, which the
+    /// keyboard's process still remembers. (A kill forgets it: make a new `Debouncer`.)
+    public func startingOver() -> Debouncer {
+        var fresh = Debouncer(policy)
+        fresh.pauses = pauses
+        return fresh
+    }
+
+    /// How many pauses the adaptive policy has learned (0 for the other policies).
+    public var pausesLearned: Int { pauses.count }
 
     /// An edit landed at `now`. `endsSentence`: the text now ends a sentence (trailing white
     /// space ignored); `endedSentence`/`endedWord`: this very edit typed the boundary.
@@ -108,6 +131,11 @@ public struct Debouncer: Sendable {
             guard endedSentence || (!sentencesOnly && endedWord) else { return .nothing }
             if delay == .zero { return DebounceDecision(sendNow: .boundary, arm: nil) }
             return arm(now + delay, .boundary)
+        case .adaptive(let parameters):
+            if let last = lastEdit, !last.endedSentence { pauses.add(now - last.time) }
+            lastEdit = (now, endsSentence)
+            if endsSentence { return arm(now + parameters.sentenceEnd, .sentenceEnd) }
+            return arm(now + parameters.wait(after: pauses), .idle)
         }
     }
 

@@ -204,7 +204,7 @@ extension ReportSchema {
 
     CREATE VIEW IF NOT EXISTS sweep_results AS
     SELECT s.sweep_id, s.scenario_name, p.point_index, p.settings, p.runs, s.cost_metric, p.cost, p.cost_half_width,
-           s.delay_metric, p.delay, p.delay_half_width, p.on_front
+           s.delay_metric, p.delay, p.delay_half_width, p.on_front, p.front, p.dominated_by, s.confidence
     FROM sweep_points p JOIN sweeps s USING (sweep_id);
     """
 }

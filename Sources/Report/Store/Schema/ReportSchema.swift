@@ -5,7 +5,7 @@
 /// keysim misread a newer file.
 public enum ReportSchema {
     /// `PRAGMA user_version` of reports this build writes and reads.
-    public static let version = 6
+    public static let version = 7
     /// `PRAGMA application_id` of keysim reports: "ksim" in ASCII.
     public static let applicationID: Int32 = 0x6B73_696D
 

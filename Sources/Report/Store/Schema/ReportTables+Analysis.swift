@@ -59,17 +59,20 @@ extension ReportTables {
         let table: ReportTable
         let sweepID: TableColumn<RowID>
         let jobID, points: TableColumn<Int64>
-        let scenarioName, parameters, costMetric, delayMetric: TableColumn<String>
+        let scenarioName, parameters, costMetric, delayMetric, constraints: TableColumn<String>
+        let confidence: TableColumn<Double>
 
         init() {
             var t = ReportTableBuilder(Self.self, "sweeps", rowPer: "`keysim sweep`")
             sweepID = t.column("sweep_id")
             jobID = t.column("job_id", references: "jobs(job_id)")
             scenarioName = t.column("scenario_name")
-            parameters = t.column("parameters", "the swept field paths, JSON")
+            parameters = t.column("parameters", "the table's parameter columns, JSON: `policy` when several were swept, then the swept field paths")
             points = t.column("points")
-            costMetric = t.column("cost_metric")
-            delayMetric = t.column("delay_metric")
+            costMetric = t.column("cost_metric", "the x metric (`--x`)")
+            delayMetric = t.column("delay_metric", "the y metric (`--y`)")
+            confidence = t.column("confidence", "the confidence of \"dominated\" (`--confidence`)")
+            constraints = t.column("constraints", "the `--where` conditions, JSON")
             table = t.table(primaryKey: [sweepID])
         }
     }
@@ -81,6 +84,8 @@ extension ReportTables {
         let settings: TableColumn<String>
         let cost, costHalfWidth, delay, delayHalfWidth: TableColumn<Double?>
         let onFront: TableColumn<Bool>
+        let front: TableColumn<String>
+        let dominatedBy: TableColumn<Int64?>
 
         init() {
             var t = ReportTableBuilder(Self.self, "sweep_points", rowPer: "grid point")
@@ -89,11 +94,13 @@ extension ReportTables {
             batchID = t.column("batch_id", references: "batches(batch_id)")
             settings = t.column("settings", "the point's values, JSON")
             runs = t.column("runs")
-            cost = t.column("cost", "mean of the cost metric over the point's runs")
+            cost = t.column("cost", "mean of the x metric over the point's runs")
             costHalfWidth = t.column("cost_half_width", "its 95 % half-width")
-            delay = t.column("delay", "mean of the delay metric")
+            delay = t.column("delay", "mean of the y metric")
             delayHalfWidth = t.column("delay_half_width")
-            onFront = t.column("on_front", "1 when on the Pareto front")
+            onFront = t.column("on_front", "1 when `front` is `front`")
+            front = t.column("front", "the point's place: `front` (no point's means are better on both axes), `not separable` (some point's are, none at the sweep's confidence), `dominated` (a point is better on both axes at that confidence), `excluded` (breaks a `--where` condition), `no data`")
+            dominatedBy = t.column("dominated_by", "the `point_index` of the first point better on both axes at the confidence")
             table = t.table(primaryKey: [sweepID, pointIndex], withoutRowID: true)
         }
     }

@@ -53,7 +53,7 @@ extension ReportTables {
             seed = t.column("seed")
             replication = t.column("replication", "from 0")
             traceIndex = t.column("trace_index", "the trace's place in the scenario, from 0")
-            tracePath = t.column("trace_path")
+            tracePath = t.column("trace_path", "the trace file; for a population, the session drawn: `population N (…): ` and the recorded trace or the `keysim trace synth` command that writes it")
             scenarioHash = t.column("scenario_hash")
             tracesHash = t.column("traces_hash")
             keysimVersion = t.column("keysim_version")

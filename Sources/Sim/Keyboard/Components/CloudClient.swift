@@ -159,7 +159,8 @@ struct CloudClient: KeyboardComponent {
         field += 1
         view.reset(to: io.text)
         pickedWord = nil
-        debouncer = Debouncer(debouncePolicy)
+        // The typist is the same: what the adaptive policy learned of them stays.
+        debouncer = debouncer.startingOver()
     }
 
     private mutating func settlePendingWork<Sink: ObservationSink>(_ rule: PendingWorkRule, io: inout KeyboardIO, sink: inout Sink) {
@@ -170,7 +171,7 @@ struct CloudClient: KeyboardComponent {
             fireArmedTimer(io: &io)
         case .cancel:
             debounceTimer.cancel(in: &io.engine)
-            debouncer = Debouncer(debouncePolicy)
+            debouncer = debouncer.startingOver()
             attempts.removeAll()
             for id in requests.keys.sorted() {
                 let request = requests.removeValue(forKey: id)!
