@@ -1,3 +1,5 @@
+import Scenarios
+
 /// Two policies run on the same work items with the same random numbers, and for each
 /// metric the paired difference with a Student-t confidence interval.
 ///
@@ -75,11 +77,9 @@ public struct Comparison: Sendable, Equatable {
         return decimals
     }
 
-    /// A number with its sign, so that a difference reads as one.
-    static func signed(_ value: Double, _ decimals: Int) -> String {
-        let text = TextTable.fixed(value, decimals)
-        return value > 0 && !text.hasPrefix("-") ? "+" + text : text
-    }
+    /// A number with its sign, so that a difference reads as one (`NumberText.signed`:
+    /// no sign on a value that rounds to zero).
+    static func signed(_ value: Double, _ decimals: Int) -> String { NumberText.signed(value, decimals) }
 }
 
 extension Comparison {

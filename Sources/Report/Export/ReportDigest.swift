@@ -1,3 +1,5 @@
+import Scenarios
+
 /// The figures a human-readable report shows — batches, latency and request summaries,
 /// budget violations, comparisons and sweeps — read once from the report's views and shared
 /// by the Markdown and HTML exporters.
@@ -171,6 +173,7 @@ public struct ReportDigest: Sendable {
         switch format {
         case .text:
             if case .text(let text) = value { return text.isEmpty ? "–" : text }
+            if case .real(let number) = value { return NumberText.shortest(number) }
             return value.description
         case .integer: return value.doubleValue.map { TextTable.fixed($0, 0) } ?? value.textValue
         case .ms: return value.doubleValue.map { TextTable.fixed($0, 2) } ?? "–"

@@ -182,7 +182,7 @@ extension Gate {
 
     /// A bound as written: no needless zeros.
     static func number(_ x: Double) -> String {
-        x == x.rounded() && Swift.abs(x) < 1e15 ? String(Int64(x)) : String(x)
+        NumberText.shortest(x)
     }
 }
 
