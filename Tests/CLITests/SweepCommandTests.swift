@@ -16,7 +16,7 @@ final class SweepCommandTests: XCTestCase {
         XCTAssertTrue(lines[1].hasSuffix("Pareto front"), lines[1])
         XCTAssertEqual(lines.filter { $0.hasPrefix("250 ") || $0.hasPrefix("500 ") || $0.hasPrefix("750 ") || $0.hasPrefix("1000 ") }.count, 4)
         XCTAssertTrue(lines.contains { $0.hasSuffix("*") }, "some point is on the front")
-        XCTAssertTrue(result.stdout.contains("delay: time to confirm an underline, mean (ms): word finished to the cloud confirming or retracting its underline."), result.stdout)
+        XCTAssertTrue(result.stdout.contains("delay: time to verdict (confirm or retract), mean (ms): word finished to the cloud confirming or retracting its underline."), result.stdout)
         // Not a terminal: plain progress lines, one per tenth at most.
         let progress = result.stderr.split(separator: "\n").filter { $0.hasPrefix("keysim sweep: ") }
         XCTAssertTrue(progress.last?.hasPrefix("keysim sweep: 4/4 runs (100%), ") ?? false, result.stderr)

@@ -75,7 +75,7 @@ final class ExportTests: XCTestCase {
         for fragment in ["# keysim report", "## Batches", "| 1 | compare | default | seed |", "## Key latency, touch to inserted (ms)",
                          "## Cloud requests", "## Budget violations", "### seed vs fixed-1s — default, 2 pairs",
                          "| cloud requests per 100 words |", "### default: debounce.otherwiseMs, 2 points",
-                         "time to confirm an underline", "| ---: |"] {
+                         "time to verdict (confirm or retract)", "| ---: |"] {
             XCTAssertTrue(markdown.contains(fragment), "missing '\(fragment)' in:\n\(markdown)")
         }
         let run = MarkdownExporter.render(try ReportDigest(store, options: ExportOptions(runID: 3)))
