@@ -56,12 +56,12 @@ public struct MarkdownExporter: StreamExporter {
         for row in comparison.rows {
             let d = row.decimals
             let interval = row.ciLow.flatMap { low in row.ciHigh.map { "[\(TextTable.fixed(low, d)), \(TextTable.fixed($0, d))]" } } ?? "–"
-            table.rows.append([row.label, row.meanA.map { TextTable.fixed($0, d) } ?? "–", row.meanB.map { TextTable.fixed($0, d) } ?? "–",
+            table.rows.append([escape(row.label), row.meanA.map { TextTable.fixed($0, d) } ?? "–", row.meanB.map { TextTable.fixed($0, d) } ?? "–",
                                row.difference.map { Comparison.signed($0, d) } ?? "–", interval,
                                row.pairs < 2 ? "–" : (row.significant ? "**yes**" : "no")])
         }
         return "\n### \(escape(comparison.labelA)) vs \(escape(comparison.labelB)) — \(escape(comparison.scenarioName)), \(comparison.pairs) pairs\n\n"
-            + markdown(table)
+            + markdown(table, cellsAreMarkdown: true)
     }
 
     static func sweep(_ sweep: Sweep) -> String {
@@ -70,13 +70,13 @@ public struct MarkdownExporter: StreamExporter {
         var table = ReportDigest.Table(headers: sweep.parameters + ["runs", cost, "± 95%", delay, "± 95%", "Pareto front"],
                                        numeric: sweep.parameters.map { _ in true } + [true, true, true, true, true, false], rows: [])
         for point in sweep.points {
-            table.rows.append(point.values + ["\(point.runs)", point.cost.map { TextTable.fixed($0, 2) } ?? "–",
+            table.rows.append(point.values.map(escape) + ["\(point.runs)", point.cost.map { TextTable.fixed($0, 2) } ?? "–",
                                               point.costHalfWidth.map { TextTable.fixed($0, 2) } ?? "–",
                                               point.delay.map { TextTable.fixed($0, 1) } ?? "–",
                                               point.delayHalfWidth.map { TextTable.fixed($0, 1) } ?? "–", point.onFront ? "**yes**" : ""])
         }
         var text = "\n### \(escape(sweep.scenarioName)): \(sweep.parameters.map(escape).joined(separator: " × ")), \(sweep.points.count) points\n\n"
-        text += markdown(table)
+        text += markdown(table, cellsAreMarkdown: true)
         if sweep.delayMetric == TradeOff.delay.name && TradeOff.delayIsStandIn {
             text += "\nDelay axis: \(escape(TradeOff.delayLabel)).\n"
         }
@@ -87,11 +87,15 @@ public struct MarkdownExporter: StreamExporter {
         "\n## \(title)\n\n" + (table.rows.isEmpty ? empty + "\n" : markdown(table))
     }
 
-    /// A GitHub-flavoured Markdown table.
-    static func markdown(_ table: ReportDigest.Table) -> String {
+    /// A GitHub-flavoured Markdown table. Its cells are plain text, escaped here, unless
+    /// `cellsAreMarkdown` (the comparison and sweep tables, whose cells the caller escaped and
+    /// whose "yes" is bold): escaping those again would show the asterisks and backslashes.
+    static func markdown(_ table: ReportDigest.Table, cellsAreMarkdown: Bool = false) -> String {
         var text = "| " + table.headers.map(escape).joined(separator: " | ") + " |\n"
         text += "|" + table.numeric.map { $0 ? " ---: |" : " --- |" }.joined() + "\n"
-        for row in table.rows { text += "| " + row.map(escape).joined(separator: " | ") + " |\n" }
+        for row in table.rows {
+            text += "| " + row.map { cellsAreMarkdown ? $0 : escape($0) }.joined(separator: " | ") + " |\n"
+        }
         if table.omittedRows > 0 { text += "\n… and \(table.omittedRows) more row(s); query the report for all of them.\n" }
         if let note = table.note { text += "\n" + note + "\n" }
         return text

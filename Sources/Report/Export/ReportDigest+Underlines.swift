@@ -6,7 +6,7 @@ extension ReportDigest {
     /// Empty when no run underlined anything.
     static func underlineTable(_ db: Database, runID: Int64?, label: String) throws -> Table {
         let headers = ["batch", "policy / point", "local", "confirmed", "retracted", "retracted share", "edited or dropped",
-                       "verdict coverage (pooled)", "found by the cloud", "precision", "recall", "false underlines (s per 100 words)"]
+                       "verdict coverage (pooled)", "found by the cloud", "precision", "recall", "false underlines (s per 100 words, pooled)"]
         let numeric = [true, false, true, true, true, true, true, true, true, true, true, true]
         let formats: [Format] = [.integer, .text, .integer, .integer, .integer, .percent, .integer, .percent, .integer, .percent, .percent, .fixed1]
         let filter = runID.map { "AND r.run_id = \($0)" } ?? ""

@@ -126,7 +126,7 @@ public struct ReportDigest: Sendable {
             keyLatency.rows = (keyLatency.rows + fromHistograms).sorted { Int($0[0]) ?? 0 < Int($1[0]) ?? 0 }
             keyLatency.note = Self.histogramNote
         }
-        requests = try Self.table(db, headers: ["batch", "scenario", "policy / point", "runs", "requests", "per 100 words", "characters sent", "round trip mean (ms)", "p95 (ms)", "max (ms)"],
+        requests = try Self.table(db, headers: ["batch", "scenario", "policy / point", "runs", "requests", "per 100 words (pooled)", "characters sent", "round trip mean (ms)", "p95 (ms)", "max (ms)"],
                                   numeric: [true, false, false] + Array(repeating: true, count: 7), sql: """
             SELECT batch_id, scenario_name, label, runs, requests, requests_per_100_words, characters_sent, mean_round_trip_ms,
                    p95_round_trip_ms, max_round_trip_ms
