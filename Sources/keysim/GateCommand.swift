@@ -13,6 +13,9 @@ struct GateCommand: PairedCommand {
     var ruleFiles: [String] = []
     var junit: String?
     var summary: String?
+    /// A gate has two sides, the baseline first.
+    static let maximumSides: Int? = 2
+    var baseline: String? { nil }
 
     static var configuration: CommandConfiguration<Self> {
         CommandConfiguration(
@@ -20,7 +23,7 @@ struct GateCommand: PairedCommand {
             abstract: "Fail a candidate that breaks a rule or budget the baseline keeps: exit 1 with each failed check.",
             usage: "gate <baseline.json5> <candidate.json5> | gate <scenario> --policy BASELINE --policy CANDIDATE [--rules FILE]... [--junit FILE] [--summary FILE] [--json] [--seed N] [--replications N|auto] [--jobs N] [--db FILE] [--set PATH=VALUE]...",
             arguments: [filesArgument(help: "Two scenario files (baseline, candidate), or one scenario with --policy twice.")],
-            options: [policyOption, JobOptions.seed()] + JobOptions.replicationOptions() + [
+            options: [policyOption(), JobOptions.seed()] + JobOptions.replicationOptions() + [
                 JobOptions.jobs(),
                 JobOptions.db(),
                 setOption,

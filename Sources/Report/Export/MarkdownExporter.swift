@@ -51,7 +51,7 @@ public struct MarkdownExporter: StreamExporter {
     }
 
     static func comparison(_ comparison: Comparison) -> String {
-        var table = ReportDigest.Table(headers: ["metric", comparison.labelA + " (A)", comparison.labelB + " (B)", "difference (B − A)", "95% CI", "significant"],
+        var table = ReportDigest.Table(headers: ["metric", comparison.labelA + " (A)", comparison.labelB + " (B)", "difference (B − A)", comparison.intervalHeader, comparison.significanceHeader],
                                        numeric: [false, true, true, true, true, false], rows: [])
         for row in comparison.rows {
             let d = row.decimals
