@@ -66,14 +66,15 @@ final class NumberTextTests: XCTestCase {
         XCTAssertEqual(NumberText.shortest(0.5), "0.5")
         XCTAssertEqual(NumberText.shortest(1e-5), "0.00001")
         XCTAssertEqual(NumberText.shortest(-1.25e-7), "-0.000000125")
-        XCTAssertEqual(NumberText.shortest(1e20), "100000000000000000000")
+        XCTAssertEqual(NumberText.shortest(1e20), "1e+20", "an echoed out-of-range value stays short")
+        XCTAssertEqual(NumberText.shortest(-1e308), "-1e+308")
         XCTAssertEqual(NumberText.shortest(1.5e16), "15000000000000000")
         XCTAssertEqual(NumberText.shortest(-0.0), "0")
         XCTAssertEqual(NumberText.shortest(2500), "2500")
         XCTAssertEqual(NumberText.shortest(0.1 + 0.2), "0.30000000000000004")
-        for x in [1e-5, 3.25e-9, 1.7976931348623157e308, 5e-324, 123456.789e10] {
+        for x in [1e-5, 3.25e-9, 1.7976931348623157e308, 5e-324, 123456.789e10, 9.9e16] {
             XCTAssertEqual(Double(NumberText.shortest(x)), x, "\(x) reads back")
-            XCTAssertFalse(NumberText.shortest(x).contains("e"), "\(x)")
+            XCTAssertEqual(NumberText.shortest(x).contains("e"), x >= NumberText.positionalLimit, "\(x)")
         }
     }
 }

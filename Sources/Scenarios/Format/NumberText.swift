@@ -13,6 +13,9 @@ public enum NumberText {
     /// The most decimals a figure is shown with.
     public static let decimalsMax = 17
 
+    /// The magnitude from which `shortest` writes the exponent form.
+    public static let positionalLimit = 1e17
+
     /// `x` rounded to `decimals` places, in fixed point: `1234.50`, `0.000015`, `0.00` (for
     /// −0.001 too); `-` for NaN, `inf`/`-inf` for the infinities.
     /// - Precondition: 0 ≤ `decimals` ≤ `decimalsMax`.
@@ -30,10 +33,14 @@ public enum NumberText {
     }
 
     /// The shortest text that reads back as `x`, in positional notation: `5`, `0.5`,
-    /// `0.00001`, `100000000000000000000`; for bounds and settings shown as the user wrote them.
+    /// `0.00001`, `15000000000000000`; for bounds and settings shown as the user wrote them.
+    /// From 10¹⁷ up (`positionalLimit`) it is the exponent form, `1e+20`: no setting or figure
+    /// is that large, only a value an error message echoes back, and 300 digits would bury
+    /// the message.
     public static func shortest(_ x: Double) -> String {
         guard x.isFinite else { return x.isNaN ? "-" : (x > 0 ? "inf" : "-inf") }
         if x == 0 { return "0" }
+        if Swift.abs(x) >= positionalLimit { return "\(x)" }
         if x == x.rounded(), Swift.abs(x) < 1e15 { return String(Int64(x)) }
         let text = "\(x)"
         guard let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }) else { return text }
