@@ -51,8 +51,8 @@ let package = Package(
         .testTarget(name: "SimTests", dependencies: ["Sim", "TestSupport"]),
         .testTarget(name: "ScenariosTests", dependencies: ["Sim", "Scenarios", "FuzzHarness", "TestSupport"]),
         .testTarget(name: "ReportTests", dependencies: ["Sim", "Scenarios", "Report", "TestSupport"]),
-        // Perfetto/, JUnit/ and CI/ hold the Python checkers the tests run (and the JUnit schema).
-        .testTarget(name: "CLITests", dependencies: ["keysim", "Scenarios", "Report", "TestSupport"], exclude: ["Perfetto", "JUnit", "CI"]),
+        // Perfetto/, JUnit/, Markdown/ and CI/ hold the Python checkers the tests run (and the JUnit schema).
+        .testTarget(name: "CLITests", dependencies: ["keysim", "Scenarios", "Report", "TestSupport"], exclude: ["Perfetto", "JUnit", "Markdown", "CI"]),
         // The recorder's output read back with keysim's own reader.
         .testTarget(name: "TraceRecorderTests", dependencies: ["TraceRecorder", "Scenarios", "Sim", "TestSupport"]),
     ]

@@ -3,22 +3,33 @@ import Report
 import Scenarios
 import Sim
 
-/// `keysim compare`: two policies on the same work items with the same random numbers, and
-/// the paired difference of every metric with its confidence interval.
+/// `keysim compare`: two or more policies on the same work items with the same random
+/// numbers, and the paired difference of every metric to the baseline with its confidence
+/// interval (corrected for the number of comparisons when there are several).
 struct CompareCommand: PairedCommand {
     var files: [String] = []
     var policies: [String] = []
     var overrides: [ScenarioLoader.Override] = []
     var job = JobOptions()
     var detect: PrecisionTarget?
+    var baseline: String?
+    var objectiveNames: [String] = []
+    /// Any number of sides.
+    static let maximumSides: Int? = nil
 
     static var configuration: CommandConfiguration<Self> {
         CommandConfiguration(
             name: "compare",
-            abstract: "Compare two policies with common random numbers: paired differences with 95% intervals.",
-            usage: "compare <scenario> --policy A --policy B | compare <a.json5> <b.json5> [--seed N] [--replications N|auto] [--jobs N] [--db FILE] [--set PATH=VALUE]... [--detail LEVEL] [--detect D] [--json] [--shard K/N]",
-            arguments: [filesArgument(help: "One scenario with --policy twice, or two scenario files to compare.")],
-            options: [policyOption, JobOptions.seed()] + JobOptions.replicationOptions() + [
+            abstract: "Compare policies with common random numbers: paired differences to a baseline with 95% intervals.",
+            usage: "compare <scenario> --policy A --policy B [--policy C]... | compare <a.json5> <b.json5> [<c.json5>]... [--baseline NAME] [--objective METRIC]... [--seed N] [--replications N|auto] [--jobs N] [--db FILE] [--set PATH=VALUE]... [--detail LEVEL] [--detect D] [--json] [--shard K/N]",
+            arguments: [filesArgument(help: "One scenario with --policy twice or more, or two or more scenario files to compare.")],
+            options: [policyOption(help: "A policy defined in the scenario's 'policies'; give it twice or more (A, B, …)."),
+                      .option("baseline", \.baseline, value: "NAME",
+                              help: "The policy (or scenario) every other is compared with; default the first.", .policy),
+                      .repeating("objective", \.objectiveNames, value: "METRIC",
+                                 help: "A metric a policy must be beaten on to drop out of 'not beaten' (default: requests, verdict delay, coverage).",
+                                 .choice(RunMetric.all.map(\.name)) { text, name in "--\(name): unknown metric '\(text)'" }),
+                      JobOptions.seed()] + JobOptions.replicationOptions() + [
                 JobOptions.jobs(),
                 JobOptions.db(),
                 setOption,
@@ -29,7 +40,7 @@ struct CompareCommand: PairedCommand {
                 JobOptions.shard(),
             ],
             discussion: """
-            Both sides run every replication of every trace with the same seed, so each run of A
+            Every side runs every replication of every trace with the same seed, so each run of A
             has a twin in B that saw the same trace and, wherever the policies do not change what
             is drawn, the same random numbers (common random numbers). For each metric the table
             shows the mean under A and B, the mean of the paired differences B − A with its 95%
@@ -37,7 +48,11 @@ struct CompareCommand: PairedCommand {
             and replications are the first file's unless given. The comparison is stored in the
             report (tables comparisons and comparison_metrics). With --replications auto, rounds
             of replications are added until every metric's paired difference has a 95% half-width
-            within --precision (relative to A's mean), up to --max-replications.
+            within --precision (relative to A's mean), up to --max-replications. With three or more
+            sides, one table shows every metric under each, the difference of each to the baseline
+            (the first, or --baseline) with Bonferroni intervals (each at 1 - 0.05/m for m
+            comparisons) and a * where Holm's step-down finds it significant (family-wise 5%), and
+            the sides no other beats on the --objective metrics (docs/report-schema.md, Comparisons).
             """
         )
     }
@@ -47,6 +62,9 @@ struct CompareCommand: PairedCommand {
 
     mutating func validate() throws {
         try checkPlan()
+        if detect != nil && files.count + policies.count > 3 {
+            throw Self.usage("--detect needs two sides")
+        }
         replicationChoice = try job.replicationChoice(command: Self.configuration.name)
         shard = try job.resolvedShard(command: Self.configuration.name)
     }
@@ -63,7 +81,8 @@ struct CompareCommand: PairedCommand {
         if !shard.isWhole {
             guard !job.json else {
                 print(JSONOutput.document("compare", [("report", .string(report.path)), ("shard", .string("\(shard)")),
-                                                      ("itemsRun", .integer(outcome.itemsRun))]).rendered(), terminator: "")
+                                                      ("itemsRun", .integer(outcome.itemsRun))],
+                                          version: JSONOutput.compareSchemaVersion).rendered(), terminator: "")
                 return 0
             }
             print(header)
@@ -71,22 +90,27 @@ struct CompareCommand: PairedCommand {
             print("report: \(report.path)")
             return 0
         }
-        let comparison = try report.comparison(jobID: outcome.jobID)
+        let objectives = objectiveNames.isEmpty ? PolicyComparison.defaultObjectives : objectiveNames.compactMap(RunMetric.named)
+        let policies = try PolicyComparison.load(report.open().database, jobID: outcome.jobID, objectives: objectives, file: report.path)
         if job.json {
-            var members = plan.document(comparison: comparison, replications: resolved, traces: pairedJob.traceCount,
-                                        reportPath: report.path)
-            if let detect { members.append(("detect", JSONOutput.detection(comparison, detect))) }
-            print(JSONOutput.document("compare", members).rendered(), terminator: "")
+            var members = plan.document(policies, replications: resolved, traces: pairedJob.traceCount, reportPath: report.path)
+            if let detect { members.append(("detect", JSONOutput.detection(policies.comparisons[0], detect))) }
+            print(JSONOutput.document("compare", members, version: JSONOutput.compareSchemaVersion).rendered(), terminator: "")
             return 0
         }
         print(header)
         if let line = resolved.line { print(line) }
-        print("\(comparison.pairs) pairs of runs")
+        print("\(policies.comparisons[0].pairs) pairs of runs")
         print("")
-        print(comparison.table(), terminator: "")
+        if policies.comparisons.count == 1 {
+            print(policies.comparisons[0].table(), terminator: "")
+            if !objectiveNames.isEmpty { print(policies.notes()[1]) }
+        } else {
+            print(policies.table(), terminator: "")
+        }
         if let detect {
             print("")
-            print(comparison.detectionTable(detect), terminator: "")
+            print(policies.comparisons[0].detectionTable(detect), terminator: "")
         }
         print("report: \(report.path)")
         return 0

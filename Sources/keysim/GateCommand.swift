@@ -13,6 +13,9 @@ struct GateCommand: PairedCommand {
     var ruleFiles: [String] = []
     var junit: String?
     var summary: String?
+    /// A gate has two sides, the baseline first.
+    static let maximumSides: Int? = 2
+    var baseline: String? { nil }
 
     static var configuration: CommandConfiguration<Self> {
         CommandConfiguration(
@@ -20,7 +23,7 @@ struct GateCommand: PairedCommand {
             abstract: "Fail a candidate that breaks a rule or budget the baseline keeps: exit 1 with each failed check.",
             usage: "gate <baseline.json5> <candidate.json5> | gate <scenario> --policy BASELINE --policy CANDIDATE [--rules FILE]... [--junit FILE] [--summary FILE] [--json] [--seed N] [--replications N|auto] [--jobs N] [--db FILE] [--set PATH=VALUE]...",
             arguments: [filesArgument(help: "Two scenario files (baseline, candidate), or one scenario with --policy twice.")],
-            options: [policyOption, JobOptions.seed()] + JobOptions.replicationOptions() + [
+            options: [policyOption(), JobOptions.seed()] + JobOptions.replicationOptions() + [
                 JobOptions.jobs(),
                 JobOptions.db(),
                 setOption,
@@ -32,7 +35,8 @@ struct GateCommand: PairedCommand {
             discussion: """
             Side A is the baseline, side B the candidate; both run with common random numbers as in
             keysim compare. The rules are the baseline scenario's 'gates' section plus every --rules
-            file: { metric, max } or { metric, min } bounds the candidate's mean; { metric,
+            file: { metric, max } or { metric, min } bounds the candidate's mean (a max on a
+            percentile such as key_latency_p99_ms bounds its upper bound at the confidence); { metric,
             maxRegression: 0.5 } or maxRegression: "5%" fails when the whole interval (confidence,
             default 0.95) of how much worse the candidate is lies above the bound. Every latency
             budget of the candidate is checked too: it fails when the candidate breaks it and the
@@ -71,7 +75,8 @@ struct GateCommand: PairedCommand {
         guard let baseline = outcome.summaries[0], let candidate = outcome.summaries[1] else {
             throw ReportError(file: report.path, message: "the gate's batches were not run")
         }
-        let gate = try Gate(comparison: comparison, rules: rules, baseline: baseline, candidate: candidate)
+        let candidateRuns = try Gate.candidateRuns(report.open().database, jobID: outcome.jobID, metrics: gated)
+        let gate = try Gate(comparison: comparison, rules: rules, baseline: baseline, candidate: candidate, candidateRuns: candidateRuns)
 
         if let junit {
             try AtomicFileWriter.write(gate.junit(seed: plan.seed, replications: resolved.replications, run: JUnitRun(startedAt: started)), to: junit)
@@ -84,6 +89,7 @@ struct GateCommand: PairedCommand {
                                         reportPath: report.path)
             print(JSONOutput.document("gate", [("passed", .bool(gate.passed)), ("failures", .integer(gate.failures.count))]
                 + members.filter { $0.0 != "metrics" && $0.0 != "confidence" } + [("checks", JSONOutput.gateChecks(gate))]
+                + [("notes", .array(gate.notes.map { .string($0) }))]
                 + members.filter { $0.0 == "metrics" }).rendered(), terminator: "")
         } else {
             print(plan.header("gate", replications: resolved.replications, traces: pairedJob.traceCount))

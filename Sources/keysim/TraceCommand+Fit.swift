@@ -77,25 +77,25 @@ extension TraceCommand {
     /// Two sets of figures side by side, with the KS distances.
     static func compareTable(_ a: (String, TypistFitQuality.Figures), _ b: (String, TypistFitQuality.Figures),
                              withinWord: Double?, all: Double?) -> String {
-        func value(_ x: Double?, _ format: String, scale: Double = 1) -> String {
-            x.map { String(format: format, $0 * scale) } ?? "-"
+        func value(_ x: Double?, _ decimals: Int, scale: Double = 1, unit: String = "") -> String {
+            x.map { NumberText.fixed($0 * scale, decimals) + unit } ?? "-"
         }
         var rows: [(String, String, String)] = [("", a.0, b.0)]
         rows.append(("words", "\(a.1.words)", "\(b.1.words)"))
-        rows.append(("typing speed (WPM)", value(a.1.wordsPerMinute, "%.1f"), value(b.1.wordsPerMinute, "%.1f")))
+        rows.append(("typing speed (WPM)", value(a.1.wordsPerMinute, 1), value(b.1.wordsPerMinute, 1)))
         for (index, name) in ["gaps > 400 ms / 100 words", "gaps > 1 s / 100 words", "gaps > 2 s / 100 words"].enumerated() {
-            rows.append((name, value(a.1.gapsPer100Words?[index], "%.2f"), value(b.1.gapsPer100Words?[index], "%.2f")))
+            rows.append((name, value(a.1.gapsPer100Words?[index], 2), value(b.1.gapsPer100Words?[index], 2)))
         }
-        rows.append(("characters left wrong", value(a.1.characterErrorRate, "%.2f%%", scale: 100), value(b.1.characterErrorRate, "%.2f%%", scale: 100)))
-        rows.append(("words left wrong", value(a.1.wordErrorRate, "%.2f%%", scale: 100), value(b.1.wordErrorRate, "%.2f%%", scale: 100)))
-        rows.append(("backspace rate", value(a.1.backspaceRate, "%.2f%%", scale: 100), value(b.1.backspaceRate, "%.2f%%", scale: 100)))
+        rows.append(("characters left wrong", value(a.1.characterErrorRate, 2, scale: 100, unit: "%"), value(b.1.characterErrorRate, 2, scale: 100, unit: "%")))
+        rows.append(("words left wrong", value(a.1.wordErrorRate, 2, scale: 100, unit: "%"), value(b.1.wordErrorRate, 2, scale: 100, unit: "%")))
+        rows.append(("backspace rate", value(a.1.backspaceRate, 2, scale: 100, unit: "%"), value(b.1.backspaceRate, 2, scale: 100, unit: "%")))
         let width0 = rows.map(\.0.count).max()!, width1 = rows.map(\.1.count).max()!
         var lines = rows.map { row in
             "  " + row.0.padding(toLength: width0, withPad: " ", startingAt: 0) + "  "
                 + String(repeating: " ", count: width1 - row.1.count) + row.1 + "  " + row.2
         }
-        lines.append("  KS distance, within-word intervals: \(value(withinWord, "%.4f"))")
-        lines.append("  KS distance, all intervals within messages: \(value(all, "%.4f"))")
+        lines.append("  KS distance, within-word intervals: \(value(withinWord, 4))")
+        lines.append("  KS distance, all intervals within messages: \(value(all, 4))")
         return lines.joined(separator: "\n")
     }
 

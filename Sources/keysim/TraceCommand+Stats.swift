@@ -82,7 +82,7 @@ extension TraceCommand {
         }
         rows.append(("text", text))
         if let wpm = s.wordsPerMinute {
-            rows.append(("typing speed", String(format: "%.1f WPM", wpm) + " (\(s.netCharacters) net characters in \(seconds(s.typingNanos)) s of typing)"))
+            rows.append(("typing speed", NumberText.fixed(wpm, 1) + " WPM" + " (\(s.netCharacters) net characters in \(seconds(s.typingNanos)) s of typing)"))
         } else {
             rows.append(("typing speed", "-"))
         }
@@ -94,7 +94,7 @@ extension TraceCommand {
             rows.append(("inter-key (ms)", "-"))
         }
         if let rate = s.backspaceRate {
-            rows.append(("backspace rate", String(format: "%.1f%%", rate * 100) + " (\(s.backspaceTaps) of \(s.keyTaps + s.backspaceTaps) taps)"))
+            rows.append(("backspace rate", NumberText.fixed(rate * 100, 1) + "%" + " (\(s.backspaceTaps) of \(s.keyTaps + s.backspaceTaps) taps)"))
         } else {
             rows.append(("backspace rate", "-"))
         }
@@ -172,16 +172,16 @@ extension TraceCommand {
     /// "12.5 / 4.1 / 1.2 per 100 words over 400 ms / 1 s / 2 s (30, 10, 3), longest 8.2 s".
     static func pausesText(_ s: TraceStatistics) -> String {
         guard let rates = s.gapsPer100Words else { return "-" }
-        return rates.map { String(format: "%.1f", $0) }.joined(separator: " / ")
+        return rates.map { NumberText.fixed($0, 1) }.joined(separator: " / ")
             + " per 100 words over 400 ms / 1 s / 2 s (\(s.gapCounts.map(String.init).joined(separator: ", "))), longest \(seconds(s.longestGapNanos)) s"
     }
 
     /// "3 words (1.2% of 250 intended), characters 0.8%", or "-" without an intended text.
     static func errorsText(_ s: TraceStatistics) -> String {
         guard let wordRate = s.wordErrorRate else { return "- (no intended text)" }
-        var text = "\(count(s.wordErrorsLeft, "word")) (" + String(format: "%.1f%%", wordRate * 100)
+        var text = "\(count(s.wordErrorsLeft, "word")) (" + NumberText.fixed(wordRate * 100, 1) + "%"
             + " of \(s.intendedWordsCompared) intended)"
-        if let characterRate = s.characterErrorRate { text += ", characters " + String(format: "%.2f%%", characterRate * 100) }
+        if let characterRate = s.characterErrorRate { text += ", characters " + NumberText.fixed(characterRate * 100, 2) + "%" }
         return text
     }
 

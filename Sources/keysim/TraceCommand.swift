@@ -23,17 +23,17 @@ enum TraceCommand {
 
     /// A number without trailing zeros: 5, 0.5, 250.
     static func format(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+        NumberText.shortest(value)
     }
 
     /// Milliseconds with one decimal from nanoseconds.
     static func milliseconds(_ nanos: Int64) -> String {
-        String(format: "%.1f", Double(nanos) / 1e6)
+        NumberText.fixed(Double(nanos) / 1e6, 1)
     }
 
     /// Seconds with one decimal from nanoseconds.
     static func seconds(_ nanos: Int64) -> String {
-        String(format: "%.1f", Double(nanos) / 1e9)
+        NumberText.fixed(Double(nanos) / 1e9, 1)
     }
 
     /// "1 event", "2 events".

@@ -52,7 +52,11 @@ final class CompareCommandTests: XCTestCase {
         let two = try folder.write("two.json5", "{traces: ['\(trace)', '\(trace)']}")
         let cases: [([String], String)] = [
             (["compare"], "keysim compare: error: missing <scenario>"),
-            (["compare", scenario, "--policy", "seed"], "give --policy twice (A and B), or two scenario files"),
+            (["compare", scenario, "--policy", "seed"], "give --policy two or more times (the first is the baseline), or two or more scenario files"),
+            (["compare", scenario, "--policy", "seed", "--policy", "fixed-1s", "--baseline", "fixed-2s"],
+             "--baseline fixed-2s is not one of the sides compared: seed, fixed-1s"),
+            (["compare", scenario, "--policy", "seed", "--policy", "fixed-1s", "--objective", "verdict_coverge"],
+             "--objective: unknown metric 'verdict_coverge'; did you mean 'verdict_coverage'?"),
             (["compare", scenario, "--policy", "seed", "--policy", "seed"], "--policy seed is given twice"),
             (["compare", scenario, "--policy", "seed", "--policy", "fast"], "no policy named 'fast'; known: adaptive, fixed-1s, seed"),
             (["compare", scenario, scenario, "--policy", "seed"], "--policy applies to one scenario"),
@@ -69,7 +73,8 @@ final class CompareCommandTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: db))
         let help = try runKeysim(["compare", "--help"])
         XCTAssertEqual(help.status, 0)
-        XCTAssertTrue(help.stdout.hasPrefix("OVERVIEW: Compare two policies with common random numbers"), help.stdout)
-        XCTAssertTrue(help.stdout.contains("--policy <NAME>") && help.stdout.contains("--shard <K/N>"), help.stdout)
+        XCTAssertTrue(help.stdout.hasPrefix("OVERVIEW: Compare policies with common random numbers"), help.stdout)
+        XCTAssertTrue(help.stdout.contains("--policy <NAME>") && help.stdout.contains("--shard <K/N>")
+                      && help.stdout.contains("--baseline <NAME>") && help.stdout.contains("--objective <METRIC>"), help.stdout)
     }
 }

@@ -23,6 +23,12 @@ final class GateCommandTests: XCTestCase {
         XCTAssertTrue(result.stdout.contains("\nFAIL  key_latency_p99_ms at most 0.25 ms worse"), result.stdout)
         XCTAssertTrue(result.stdout.contains("\npass  budget key: at most 1.0% over 10 ms: "), result.stdout)
         XCTAssertTrue(result.stdout.contains("\ngate failed: "), result.stdout)
+        // The p99 rule is judged on its upper bound; where it and the key budget disagree, one line says why.
+        XCTAssertTrue(result.stdout.contains("\nFAIL  key_latency_p99_ms ≤ 10 ms: candidate mean "), result.stdout)
+        XCTAssertTrue(result.stdout.contains(", upper 95% bound "), result.stdout)
+        let note = try XCTUnwrap(result.stdout.split(separator: "\n").first { $0.hasPrefix("note  ") })
+        XCTAssertTrue(note.hasPrefix("note  key_latency_p99_ms ≤ 10 ms fails but budget key holds: the rule bounds the mean of each run's p99 (upper 95% bound "), "\(note)")
+        XCTAssertTrue(try String(contentsOfFile: summary, encoding: .utf8).contains("\nNote: key\\_latency\\_p99\\_ms ≤ 10 ms fails but budget key holds"))
 
         // JUnit: testsuites > testsuite > testcase (> failure), counts that add up.
         let document = try XMLDocument(contentsOf: URL(fileURLWithPath: junit))

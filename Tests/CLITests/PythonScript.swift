@@ -2,7 +2,8 @@ import Foundation
 import XCTest
 
 /// Runs one of the Python checkers kept beside the tests (`Perfetto/decode_pftrace.py`,
-/// `JUnit/validate_junit.py`). They use Perfetto's generated protobuf module and `xmlschema`,
+/// `JUnit/validate_junit.py`, `Markdown/render_markdown.py`). They use Perfetto's generated
+/// protobuf module, `xmlschema` and `markdown-it-py`,
 /// which `.ci/run` installs; a missing `python3` or module fails the test with what to
 /// install, never skips it.
 enum PythonScript {
@@ -13,7 +14,7 @@ enum PythonScript {
     }
 
     /// The packages `.ci/run` installs, as its pip line names them.
-    static let install = "python3 -m pip install perfetto==0.59.1 xmlschema==4.3.2 pyyaml==6.0.3 (as .ci/run does)"
+    static let install = "python3 -m pip install perfetto==0.59.1 xmlschema==4.3.2 pyyaml==6.0.3 markdown-it-py==4.3.0 (as .ci/run does)"
 
     /// Runs `python3 <tests folder>/script arguments...` and returns its standard output;
     /// throws with its standard error when it exits non-zero.

@@ -18,7 +18,7 @@ final class SweepCommandTests: XCTestCase {
         XCTAssertEqual(rows.map { $0.split(separator: " ").prefix(2).joined(separator: " ") }, ["1 250", "2 500", "3 750", "4 1000"])
         XCTAssertTrue(rows.allSatisfy { $0.hasSuffix("front") || $0.hasSuffix("not separable") }, "one replication: nothing is dominated at 95%")
         XCTAssertTrue(rows.contains { $0.hasSuffix(" front") }, "some point is on the front")
-        XCTAssertTrue(result.stdout.contains("y: time to confirm an underline, mean (ms): Mean time from a word being finished to the cloud confirming or retracting its local underline."), result.stdout)
+        XCTAssertTrue(result.stdout.contains("y: time to verdict (confirm or retract), mean (ms): Mean time from a word being finished to the cloud confirming or retracting its local underline"), result.stdout)
         XCTAssertTrue(result.stdout.contains("\nrecommended: #"), result.stdout)
         // Not a terminal: plain progress lines, one per tenth at most.
         let progress = result.stderr.split(separator: "\n").filter { $0.hasPrefix("keysim sweep: ") }

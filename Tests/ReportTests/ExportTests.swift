@@ -75,7 +75,7 @@ final class ExportTests: XCTestCase {
         for fragment in ["# keysim report", "## Batches", "| 1 | compare | default | seed |", "## Key latency, touch to inserted (ms)",
                          "## Cloud requests", "## Budget violations", "### seed vs fixed-1s — default, 2 pairs",
                          "| cloud requests per 100 words |", "### default: debounce.otherwiseMs, 2 points",
-                         "time to confirm an underline", "| ---: |"] {
+                         "time to verdict (confirm or retract)", "| ---: |"] {
             XCTAssertTrue(markdown.contains(fragment), "missing '\(fragment)' in:\n\(markdown)")
         }
         let run = MarkdownExporter.render(try ReportDigest(store, options: ExportOptions(runID: 3)))
@@ -100,7 +100,7 @@ final class ExportTests: XCTestCase {
         XCTAssertTrue(html.contains("default-src 'none'"))
         for fragment in ["Key latency, touch to inserted: cumulative distribution", "Key latency, touch to inserted: histogram",
                          "Cloud request round trip: cumulative distribution", "budget 10 ms", "Words seen latency: histogram",
-                         "budget 8 ms", "Trade-off: cloud requests per 100 words against time to confirm an underline, mean (ms)", "not separable",
+                         "budget 8 ms", "Trade-off: cloud requests per 100 words against time to verdict (confirm or retract), mean (ms)", "not separable",
                          "seed vs fixed-1s"] {
             XCTAssertTrue(html.contains(fragment), "missing '\(fragment)'")
         }

@@ -165,6 +165,33 @@ final class GateTests: XCTestCase {
         }
     }
 
+    /// A `max` on a percentile is judged on the one-sided upper bound of the candidate's mean
+    /// over its runs, not on the mean: a mean just under the limit with a wide spread fails,
+    /// and the same mean with a narrow spread holds. A `max` on a mean is unchanged.
+    func testAMaxOnAPercentileIsJudgedOnItsUpperBound() throws {
+        let summary = BatchSummary(results: [], budgets: [])
+        let rule = GateRule(metric: "key_latency_p99_ms", bound: .atMost(10))
+        let comparison = comparison([row("key_latency_p99_ms", a: 8, b: 9.72, halfWidth: 0.5, pairs: 20),
+                                     row("key_latency_mean_ms", a: 2, b: 9.72, halfWidth: 0.5, pairs: 20)])
+        let wide = SampleMean((0..<20).map { 9.72 + ($0 % 2 == 0 ? 1.5 : -1.5) })
+        let narrow = SampleMean((0..<20).map { 9.72 + ($0 % 2 == 0 ? 0.1 : -0.1) })
+        for (runs, holds) in [(wide, false), (narrow, true)] {
+            let gate = try Gate(comparison: comparison, rules: [rule], baseline: summary, candidate: summary,
+                                candidateRuns: ["key_latency_p99_ms": runs])
+            let check = try XCTUnwrap(gate.checks.first)
+            let upper = try XCTUnwrap(runs.upperBound(confidence: 0.95))
+            XCTAssertEqual(upper, 9.72 + StudentT.quantile(0.95, degreesOfFreedom: 19) * runs.standardError, accuracy: 1e-9)
+            XCTAssertEqual(check.passed, holds, check.detail)
+            XCTAssertEqual(check.measured, upper)
+            XCTAssertEqual(check.confidence, 0.95)
+            XCTAssertTrue(check.detail.hasPrefix("candidate mean 9.72 ms, upper 95% bound \(TextTable.fixed(upper, 2)) ms, "), check.detail)
+        }
+        let onMean = try Gate(comparison: comparison, rules: [GateRule(metric: "key_latency_mean_ms", bound: .atMost(10))],
+                              baseline: summary, candidate: summary, candidateRuns: ["key_latency_mean_ms": wide])
+        XCTAssertTrue(onMean.passed, "a mean is judged on the mean: \(onMean.checks[0].detail)")
+        XCTAssertTrue(onMean.notes.isEmpty)
+    }
+
     func testJUnitEscapesAndCountsAndMarkdownCells() throws {
         let summary = BatchSummary(results: [], budgets: [])
         let rules = [GateRule(metric: "key_latency_p99_ms", bound: .atMost(1), name: "p99 <\"fast\"> & | tidy"),

@@ -274,7 +274,7 @@ final class SummaryReportTests: XCTestCase {
         // Requests and violations from the runs' totals, metrics and budgets.
         XCTAssertEqual(summary.requests.rows.count, full.requests.rows.count)
         for (approximate, exact) in zip(summary.requests.rows, full.requests.rows) {
-            for column in ["batch", "runs", "requests", "per 100 words", "characters sent", "round trip mean (ms)"] {
+            for column in ["batch", "runs", "requests", "per 100 words (pooled)", "characters sent", "round trip mean (ms)"] {
                 let index = try XCTUnwrap(full.requests.headers.firstIndex(of: column))
                 XCTAssertEqual(approximate[index], exact[index], "requests, \(column)")
             }

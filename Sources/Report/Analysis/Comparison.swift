@@ -1,3 +1,5 @@
+import Scenarios
+
 /// Two policies run on the same work items with the same random numbers, and for each
 /// metric the paired difference with a Student-t confidence interval.
 ///
@@ -42,13 +44,24 @@ public struct Comparison: Sendable, Equatable {
     public var pairs: Int
     /// One row per metric, in `RunMetric.all` order.
     public var rows: [Row]
+    /// The level of this comparison's intervals: 0.95 alone, Bonferroni's 1 − 0.05/m as one
+    /// of m comparisons with the same baseline.
+    public var intervalConfidence = Comparison.confidence
 
-    /// The confidence level of the intervals.
+    /// The confidence level of the intervals (of the family, when several policies are
+    /// compared with one baseline).
     public static let confidence = 0.95
+
+    /// The header of the significance column: "significant", or "significant (Holm)" for one
+    /// of several comparisons with the same baseline.
+    public var significanceHeader: String { intervalConfidence == Comparison.confidence ? "significant" : "significant (Holm)" }
+
+    /// The header of the interval column: "95% CI", or the corrected level ("98.75% CI").
+    public var intervalHeader: String { "\(NumberText.shortest((100_000 * intervalConfidence).rounded() / 1000))% CI" }
 
     /// The table `keysim compare` prints.
     public func table() -> String {
-        var table = TextTable(headers: ["metric", labelA, labelB, "difference (B − A)", "95% CI", "significant"])
+        var table = TextTable(headers: ["metric", labelA, labelB, "difference (B − A)", intervalHeader, "significant"])
         for row in rows {
             let d = Self.decimals(showing: [row.difference, row.ciLow, row.ciHigh], atLeast: row.decimals)
             let interval = row.ciLow.flatMap { low in row.ciHigh.map { "[\(TextTable.fixed(low, d)), \(TextTable.fixed($0, d))]" } } ?? "-"
@@ -75,39 +88,27 @@ public struct Comparison: Sendable, Equatable {
         return decimals
     }
 
-    /// A number with its sign, so that a difference reads as one.
-    static func signed(_ value: Double, _ decimals: Int) -> String {
-        let text = TextTable.fixed(value, decimals)
-        return value > 0 && !text.hasPrefix("-") ? "+" + text : text
-    }
+    /// A number with its sign, so that a difference reads as one (`NumberText.signed`:
+    /// no sign on a value that rounds to zero).
+    static func signed(_ value: Double, _ decimals: Int) -> String { NumberText.signed(value, decimals) }
 }
 
 extension Comparison {
-    /// Computes the comparison of job `jobID` (two batches) from its runs' metrics and
-    /// stores it in `comparisons` and `comparison_metrics`.
+    /// Computes the comparisons of job `jobID` — its first batch (the baseline) against each
+    /// other batch — from its runs' metrics and stores them in `comparisons` and
+    /// `comparison_metrics`, one `comparisons` row per candidate.
+    ///
+    /// With one candidate the interval is the 95 % paired Student-t interval and
+    /// `significant` says it excludes zero. With m > 1 candidates each metric is a family of
+    /// m comparisons with the baseline: intervals are Bonferroni's (each at 1 − 0.05/m, the
+    /// level stored in `comparisons.confidence`) and `significant` is Holm's step-down at a
+    /// family-wise 5 % on the paired t tests (`MultipleComparisons`).
     static func write(_ database: Database, jobID: Int64) throws {
         let batches = try database.query(
             "SELECT batch_id, label FROM job_batches WHERE job_id = ? ORDER BY batch_index", [.integer(jobID)])
-        guard batches.count == 2, case .integer(let batchA) = batches[0][0], case .integer(let batchB) = batches[1][0],
-              case .text(let labelA) = batches[0][1], case .text(let labelB) = batches[1][1] else { return }
+        guard batches.count >= 2, case .integer(let baseline) = batches[0][0], case .text(let baselineLabel) = batches[0][1] else { return }
+        let candidates = batches.dropFirst().map { ($0[0].integerValue, $0[1].textValue) }
         let scenario = try database.query("SELECT scenario_name FROM jobs WHERE job_id = ?", [.integer(jobID)]).first?.first
-        let pairCount = try database.query("""
-            SELECT COUNT(*) FROM runs a JOIN runs b ON b.batch_id = ?2 AND b.replication = a.replication AND b.trace_index = a.trace_index
-            WHERE a.batch_id = ?1
-            """, [.integer(batchA), .integer(batchB)])[0][0]
-        let c = ReportTables.comparisons
-        var comparisonRows = BulkInsert(database, c.table)
-        try comparisonRows.insertRow { row in
-            try row.set(c.jobID, jobID)
-            try row.set(c.scenarioName, scenario?.textValue ?? "")
-            try row.set(c.labelA, labelA)
-            try row.set(c.labelB, labelB)
-            try row.set(c.batchA, batchA)
-            try row.set(c.batchB, batchB)
-            try row.set(c.pairs, pairCount.integerValue)
-            try row.set(c.confidence, confidence)
-        }
-        let comparisonID = database.lastInsertRowID
         let pairsQuery = try database.prepare("""
             SELECT ma.value, mb.value
             FROM runs a
@@ -117,34 +118,85 @@ extension Comparison {
             WHERE a.batch_id = ?1
             ORDER BY a.replication, a.trace_index
             """)
-        let m = ReportTables.comparisonMetrics
-        var metricRows = BulkInsert(database, m.table)
-        try metricRows.begin(rows: RunMetric.all.count)
-        for (position, metric) in RunMetric.all.enumerated() {
-            var valuesA: [Double] = [], valuesB: [Double] = []
-            try pairsQuery.bind(batchA, at: 1)
-            try pairsQuery.bind(batchB, at: 2)
-            try pairsQuery.bind(metric.name, at: 3)
-            try pairsQuery.forEachRow { row in
-                valuesA.append(row.double(at: 0))
-                valuesB.append(row.double(at: 1))
+        // Per metric, per candidate: the baseline's and the candidate's values over their pairs.
+        var values: [[(a: [Double], b: [Double])]] = []
+        for metric in RunMetric.all {
+            var perCandidate: [(a: [Double], b: [Double])] = []
+            for (batch, _) in candidates {
+                var valuesA: [Double] = [], valuesB: [Double] = []
+                try pairsQuery.bind(baseline, at: 1)
+                try pairsQuery.bind(batch, at: 2)
+                try pairsQuery.bind(metric.name, at: 3)
+                try pairsQuery.forEachRow { row in
+                    valuesA.append(row.double(at: 0))
+                    valuesB.append(row.double(at: 1))
+                }
+                perCandidate.append((valuesA, valuesB))
             }
-            let differences = MeanInterval(zip(valuesA, valuesB).map { $1 - $0 })
-            let empty = valuesA.isEmpty
-            func real(_ x: Double) -> Double? { empty ? nil : x }
-            try metricRows.set(m.comparisonID, comparisonID)
-            try metricRows.set(m.position, position)
-            try metricRows.set(m.metric, metric.name)
-            try metricRows.set(m.pairs, valuesA.count)
-            try metricRows.set(m.meanA, real(MeanInterval(valuesA).mean))
-            try metricRows.set(m.meanB, real(MeanInterval(valuesB).mean))
-            try metricRows.set(m.difference, real(differences.mean))
-            try metricRows.set(m.ciLow, real(differences.mean - differences.halfWidth))
-            try metricRows.set(m.ciHigh, real(differences.mean + differences.halfWidth))
-            try metricRows.set(m.significant, differences.excludesZero)
-            try metricRows.endRow()
+            values.append(perCandidate)
         }
-        try metricRows.finish()
+        let rows = values.map { Self.rows($0) }
+        let level = MultipleComparisons.bonferroniConfidence(family: confidence, comparisons: candidates.count)
+        for (index, (batch, label)) in candidates.enumerated() {
+            let pairCount = try database.query("""
+                SELECT COUNT(*) FROM runs a JOIN runs b ON b.batch_id = ?2 AND b.replication = a.replication AND b.trace_index = a.trace_index
+                WHERE a.batch_id = ?1
+                """, [.integer(baseline), .integer(batch)])[0][0]
+            let c = ReportTables.comparisons
+            var comparisonRows = BulkInsert(database, c.table)
+            try comparisonRows.insertRow { row in
+                try row.set(c.jobID, jobID)
+                try row.set(c.scenarioName, scenario?.textValue ?? "")
+                try row.set(c.labelA, baselineLabel)
+                try row.set(c.labelB, label)
+                try row.set(c.batchA, baseline)
+                try row.set(c.batchB, batch)
+                try row.set(c.pairs, pairCount.integerValue)
+                try row.set(c.confidence, level)
+            }
+            let comparisonID = database.lastInsertRowID
+            let m = ReportTables.comparisonMetrics
+            var metricRows = BulkInsert(database, m.table)
+            try metricRows.begin(rows: RunMetric.all.count)
+            for (position, metric) in RunMetric.all.enumerated() {
+                let row = rows[position][index]
+                try metricRows.set(m.comparisonID, comparisonID)
+                try metricRows.set(m.position, position)
+                try metricRows.set(m.metric, metric.name)
+                try metricRows.set(m.pairs, row.pairs)
+                try metricRows.set(m.meanA, row.meanA)
+                try metricRows.set(m.meanB, row.meanB)
+                try metricRows.set(m.difference, row.difference)
+                try metricRows.set(m.ciLow, row.ciLow)
+                try metricRows.set(m.ciHigh, row.ciHigh)
+                try metricRows.set(m.significant, row.significant)
+                try metricRows.endRow()
+            }
+            try metricRows.finish()
+        }
+    }
+
+    /// The figures of one metric against each candidate, from the baseline's and the
+    /// candidate's values over their pairs: one comparison keeps the 95 % interval it always
+    /// had; several are corrected as a family (Bonferroni intervals, Holm's step-down).
+    static func rows(_ sides: [(a: [Double], b: [Double])]) -> [(pairs: Int, meanA: Double?, meanB: Double?, difference: Double?,
+                                                                  ciLow: Double?, ciHigh: Double?, significant: Bool)] {
+        let paired = sides.map { PairedDifference(baseline: $0.a, candidate: $0.b) }
+        let intervals = sides.count == 1 ? [nil] : MultipleComparisons.bonferroniIntervals(paired, familyConfidence: confidence)
+        let holm = MultipleComparisons.holmRejects(paired.map(\.pValue), alpha: 1 - confidence)
+        return sides.indices.map { index in
+            let (a, b) = sides[index]
+            guard !a.isEmpty else { return (0, nil, nil, nil, nil, nil, false) }
+            let meanA = MeanInterval(a).mean, meanB = MeanInterval(b).mean
+            if sides.count == 1 {
+                let differences = MeanInterval(zip(a, b).map { $1 - $0 })
+                return (a.count, meanA, meanB, differences.mean, differences.mean - differences.halfWidth,
+                        differences.mean + differences.halfWidth, differences.excludesZero)
+            }
+            let difference = MeanInterval(zip(a, b).map { $1 - $0 }).mean
+            let interval = intervals[index] ?? (difference...difference)
+            return (a.count, meanA, meanB, difference, interval.lowerBound, interval.upperBound, holm[index])
+        }
     }
 
     /// The comparisons stored in a report, oldest first; `jobID` limits them to one job.
@@ -154,7 +206,7 @@ extension Comparison {
         var values: [SQLValue] = []
         if let jobID { filter = " WHERE job_id = ?"; values = [.integer(jobID)] }
         let heads = try database.query(
-            "SELECT comparison_id, scenario_name, label_a, label_b, pairs FROM comparisons\(filter) ORDER BY comparison_id", values)
+            "SELECT comparison_id, scenario_name, label_a, label_b, pairs, confidence FROM comparisons\(filter) ORDER BY comparison_id", values)
         let rowsQuery = try database.prepare("""
             SELECT cm.metric, COALESCE(m.label, cm.metric), cm.pairs, cm.mean_a, cm.mean_b, cm.difference, cm.ci_low, cm.ci_high,
                    cm.significant, COALESCE(m.unit, '')
@@ -172,7 +224,8 @@ extension Comparison {
                                 decimals: r.string(at: 9) == "share" ? 4 : 2))
             }
             return Comparison(id: head[0].integerValue, scenarioName: head[1].textValue, labelA: head[2].textValue,
-                              labelB: head[3].textValue, pairs: Int(head[4].integerValue), rows: rows)
+                              labelB: head[3].textValue, pairs: Int(head[4].integerValue), rows: rows,
+                              intervalConfidence: head[5].doubleValue ?? Comparison.confidence)
         }
     }
 }

@@ -21,6 +21,13 @@ public struct RunMetric: Sendable, Equatable {
     public let lowerIsBetter: Bool
     /// One sentence for `metrics.description` and the docs.
     public let description: String
+    /// For a metric that is a percentile of the run's values (`key_latency_p99_ms`), which
+    /// one; nil for means, shares and counts. `gate` judges a `max` rule on such a metric by
+    /// its one-sided upper confidence bound.
+    public let percentile: Int?
+    /// The latency whose per-run values the metric summarises, when a scenario can budget it
+    /// (`key` for `key_latency_p99_ms`): the budget `gate` sets a percentile rule beside.
+    public let latency: LatencyMetric?
     /// The metric's value for one run; nil where the run has none (no requests, no words…),
     /// which leaves the run out rather than counting it as zero.
     let compute: @Sendable (Run) -> Double?
@@ -36,13 +43,16 @@ public struct RunMetric: Sendable, Equatable {
     }
 
     /// Declares a metric; `compute` says how a run's value comes from its records.
-    init(name: String, label: String, unit: String, lowerIsBetter: Bool, description: String,
-         compute: @escaping @Sendable (Run) -> Double?) {
+    init(name: String, label: String, unit: String, lowerIsBetter: Bool, description: String, percentile: Int? = nil,
+         latency: LatencyMetric? = nil, compute: @escaping @Sendable (Run) -> Double?) {
+        precondition(percentile.map { (1...99).contains($0) } ?? true, "a percentile metric names a percentile from 1 to 99")
         self.name = name
         self.label = label
         self.unit = unit
         self.lowerIsBetter = lowerIsBetter
         self.description = description
+        self.percentile = percentile
+        self.latency = latency
         self.compute = compute
     }
 
@@ -68,7 +78,7 @@ extension RunMetric {
     /// 99th percentile (nearest rank) of key latency in the run.
     public static let keyLatencyP99Ms = RunMetric(
         name: "key_latency_p99_ms", label: "key latency, p99 (ms)", unit: "ms", lowerIsBetter: true,
-        description: "Nearest-rank 99th percentile of the run's touch-to-inserted latencies."
+        description: "Nearest-rank 99th percentile of the run's touch-to-inserted latencies.", percentile: 99, latency: .key
     ) { run in nearestRankMs(99, run.observations.keys.map(\.latency.nanoseconds)) }
 
     /// Share of the run's keys over the key budget.
@@ -107,10 +117,13 @@ extension RunMetric {
     ) { run in meanMs(run.observations.requests.lazy.map(\.roundTrip.nanoseconds)) }
 
     /// Mean time from a word being finished to the cloud's verdict on its local underline
-    /// (confirmed or retracted): how long a speculative underline stays unsettled.
+    /// (confirmed or retracted): how long a speculative underline stays unsettled. Its label
+    /// used to say "time to confirm an underline", which retractions made untrue; the name
+    /// always said verdict, so reports old and new hold it under one name.
     public static let underlineVerdictMeanMs = RunMetric(
-        name: "underline_verdict_mean_ms", label: "time to confirm an underline, mean (ms)", unit: "ms", lowerIsBetter: true,
-        description: "Mean time from a word being finished to the cloud confirming or retracting its local underline."
+        name: "underline_verdict_mean_ms", label: "time to verdict (confirm or retract), mean (ms)", unit: "ms", lowerIsBetter: true,
+        description: "Mean time from a word being finished to the cloud confirming or retracting its local underline, over the "
+            + "underlines that got a verdict (read it with `verdict_coverage`).", latency: .underlineVerdict
     ) { run in
         meanMs(run.observations.underlines.lazy.filter { $0.origin == .local }.compactMap { u -> Int64? in
             guard let verdict = u.confirmed ?? (u.outcome == .retracted ? u.end : nil) else { return nil }
@@ -121,7 +134,7 @@ extension RunMetric {
     /// 95th percentile (nearest rank) of suggestion latency in the run.
     public static let suggestionLatencyP95Ms = RunMetric(
         name: "suggestion_latency_p95_ms", label: "suggestion latency, p95 (ms)", unit: "ms", lowerIsBetter: true,
-        description: "Nearest-rank 95th percentile of touch-to-suggestions-shown latencies."
+        description: "Nearest-rank 95th percentile of touch-to-suggestions-shown latencies.", percentile: 95, latency: .suggestion
     ) { run in nearestRankMs(95, run.observations.suggestions.filter { $0.outcome == .shown }.map(\.latency.nanoseconds)) }
 
     /// Underlines retracted within the flicker window, per 100 words.
@@ -164,7 +177,7 @@ extension RunMetric {
         charactersSentPer100Words, requestRoundTripMeanMs, underlineVerdictMeanMs, flickersPer100Words, corruptingFixes,
         dictationStopToTextMeanMs, micOnPerDictatedSecond, keystrokeSavings, keystrokeSavingsInTime, wordPredictionRate,
         touchTypoRatePlain, touchTypoRateShifted, touchPredictionsLateShare,
-    ] + underlineMetrics + extensionMetrics
+    ] + verdictMetrics + underlineMetrics + extensionMetrics
 
     /// The metric named `name`, if it is one of `all`.
     public static func named(_ name: String) -> RunMetric? { all.first { $0.name == name } }
@@ -172,18 +185,18 @@ extension RunMetric {
 
 /// The two axes of the sweep trade-off chart.
 ///
-/// The cost axis is cloud requests per 100 words; the delay axis is the time to confirm an
-/// underline (word finished to the cloud's verdict on its local underline). Charts, tables
+/// The cost axis is cloud requests per 100 words; the delay axis is the mean time to the
+/// cloud's verdict on a local underline (word finished to confirmed or retracted). Charts, tables
 /// and the `sweeps` table read the metrics' names and labels from here.
 public enum TradeOff {
     /// The horizontal axis: what a policy costs.
     public static let cost = RunMetric.requestsPer100Words
     /// The vertical axis: how long the user waits for the cloud's verdict.
     public static let delay = RunMetric.underlineVerdictMeanMs
-    /// Whether `delay` is a stand-in for the time to confirm an underline (it no longer is).
+    /// Whether `delay` is a stand-in for the time to verdict (it no longer is).
     public static let delayIsStandIn = false
     /// The label of the delay axis, saying so when it is a stand-in.
     public static var delayLabel: String {
-        delayIsStandIn ? "\(delay.label) — stand-in for time to confirm an underline" : delay.label
+        delayIsStandIn ? "\(delay.label) — stand-in for the time to verdict" : delay.label
     }
 }

@@ -233,11 +233,14 @@ public struct HTMLExporter: StreamExporter {
                          row.difference.map { Comparison.signed($0, d) } ?? "–", interval,
                          row.pairs < 2 ? "–" : (row.significant ? "yes" : "no")])
         }
-        let table = ReportDigest.Table(headers: ["metric", comparison.labelA + " (A)", comparison.labelB + " (B)", "difference (B − A)", "95% CI", "significant"],
+        let table = ReportDigest.Table(headers: ["metric", comparison.labelA + " (A)", comparison.labelB + " (B)", "difference (B − A)", comparison.intervalHeader, comparison.significanceHeader],
                                        numeric: [false, true, true, true, true, false], rows: rows)
         return "<h3>\(esc(comparison.labelA)) vs \(esc(comparison.labelB)) — \(esc(comparison.scenarioName)), \(comparison.pairs) pairs</h3>\n"
             + htmlTable(table, emphasise: { $0.last == "yes" })
-            + "<p class=\"note\">Paired differences over runs with common random numbers; 95% Student-t intervals.</p>\n"
+            + "<p class=\"note\">Paired differences over runs with common random numbers; "
+            + (comparison.intervalConfidence == Comparison.confidence ? "95% Student-t intervals.</p>\n"
+               : "Bonferroni-corrected Student-t intervals (\(comparison.intervalHeader)), one of several comparisons with "
+                   + "\(esc(comparison.labelA)); significance by Holm's step-down at a family-wise 5%.</p>\n")
     }
 
     private static func sweep(_ sweep: Sweep) -> String {

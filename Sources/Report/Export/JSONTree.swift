@@ -66,9 +66,14 @@ public enum JSONOutput {
     /// or goes away (new members may appear without a raise).
     public static let schemaVersion = 1
 
-    /// An object that starts with `schema` ("keysim.gate") and `schemaVersion`, then `members`.
-    public static func document(_ schema: String, _ members: [(String, JSONTree)]) -> JSONTree {
-        .object([("schema", .string("keysim.\(schema)")), ("schemaVersion", .integer(schemaVersion)),
+    /// The version of the `keysim.compare` document: 2 since `compare` takes any number of
+    /// policies (`docs/json-output.md` says what changed).
+    public static let compareSchemaVersion = 2
+
+    /// An object that starts with `schema` ("keysim.gate") and `schemaVersion` (`version`,
+    /// `schemaVersion` unless the schema has moved on), then `members`.
+    public static func document(_ schema: String, _ members: [(String, JSONTree)], version: Int = schemaVersion) -> JSONTree {
+        .object([("schema", .string("keysim.\(schema)")), ("schemaVersion", .integer(version)),
                  ("keysimVersion", .string(KeysimVersion.current))] + members)
     }
 }

@@ -51,17 +51,17 @@ public struct MarkdownExporter: StreamExporter {
     }
 
     static func comparison(_ comparison: Comparison) -> String {
-        var table = ReportDigest.Table(headers: ["metric", comparison.labelA + " (A)", comparison.labelB + " (B)", "difference (B − A)", "95% CI", "significant"],
+        var table = ReportDigest.Table(headers: ["metric", comparison.labelA + " (A)", comparison.labelB + " (B)", "difference (B − A)", comparison.intervalHeader, comparison.significanceHeader],
                                        numeric: [false, true, true, true, true, false], rows: [])
         for row in comparison.rows {
             let d = row.decimals
             let interval = row.ciLow.flatMap { low in row.ciHigh.map { "[\(TextTable.fixed(low, d)), \(TextTable.fixed($0, d))]" } } ?? "–"
-            table.rows.append([row.label, row.meanA.map { TextTable.fixed($0, d) } ?? "–", row.meanB.map { TextTable.fixed($0, d) } ?? "–",
+            table.rows.append([escape(row.label), row.meanA.map { TextTable.fixed($0, d) } ?? "–", row.meanB.map { TextTable.fixed($0, d) } ?? "–",
                                row.difference.map { Comparison.signed($0, d) } ?? "–", interval,
                                row.pairs < 2 ? "–" : (row.significant ? "**yes**" : "no")])
         }
         return "\n### \(escape(comparison.labelA)) vs \(escape(comparison.labelB)) — \(escape(comparison.scenarioName)), \(comparison.pairs) pairs\n\n"
-            + markdown(table)
+            + markdown(table, cellsAreMarkdown: true)
     }
 
     static func sweep(_ sweep: Sweep) -> String {
@@ -80,11 +80,15 @@ public struct MarkdownExporter: StreamExporter {
         "\n## \(title)\n\n" + (table.rows.isEmpty ? empty + "\n" : markdown(table))
     }
 
-    /// A GitHub-flavoured Markdown table.
-    static func markdown(_ table: ReportDigest.Table) -> String {
+    /// A GitHub-flavoured Markdown table. Its cells are plain text, escaped here, unless
+    /// `cellsAreMarkdown` (the comparison and sweep tables, whose cells the caller escaped and
+    /// whose "yes" is bold): escaping those again would show the asterisks and backslashes.
+    static func markdown(_ table: ReportDigest.Table, cellsAreMarkdown: Bool = false) -> String {
         var text = "| " + table.headers.map(escape).joined(separator: " | ") + " |\n"
         text += "|" + table.numeric.map { $0 ? " ---: |" : " --- |" }.joined() + "\n"
-        for row in table.rows { text += "| " + row.map(escape).joined(separator: " | ") + " |\n" }
+        for row in table.rows {
+            text += "| " + row.map { cellsAreMarkdown ? $0 : escape($0) }.joined(separator: " | ") + " |\n"
+        }
         if table.omittedRows > 0 { text += "\n… and \(table.omittedRows) more row(s); query the report for all of them.\n" }
         if let note = table.note { text += "\n" + note + "\n" }
         return text

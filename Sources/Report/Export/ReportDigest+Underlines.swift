@@ -1,13 +1,14 @@
 extension ReportDigest {
     /// The underlines per batch (pooled over its runs), or for one run: local underlines by
-    /// what happened first (confirmed, retracted, edited or dropped), the cloud's own
+    /// what happened first (confirmed, retracted, edited or dropped), the share of them the
+    /// cloud settled while they showed (verdict coverage, pooled over the runs), the cloud's own
     /// findings, precision and recall, and the seconds false local underlines stayed visible.
     /// Empty when no run underlined anything.
     static func underlineTable(_ db: Database, runID: Int64?, label: String) throws -> Table {
         let headers = ["batch", "policy / point", "local", "confirmed", "retracted", "retracted share", "edited or dropped",
-                       "found by the cloud", "precision", "recall", "false underlines (s per 100 words)"]
-        let numeric = [true, false, true, true, true, true, true, true, true, true, true]
-        let formats: [Format] = [.integer, .text, .integer, .integer, .integer, .percent, .integer, .integer, .percent, .percent, .fixed1]
+                       "verdict coverage (pooled)", "found by the cloud", "precision", "recall", "false underlines (s per 100 words, pooled)"]
+        let numeric = [true, false, true, true, true, true, true, true, true, true, true, true]
+        let formats: [Format] = [.integer, .text, .integer, .integer, .integer, .percent, .integer, .percent, .integer, .percent, .percent, .fixed1]
         let filter = runID.map { "AND r.run_id = \($0)" } ?? ""
         return try table(db, headers: headers, numeric: numeric, sql: """
             WITH u AS (
@@ -22,6 +23,8 @@ extension ReportDigest {
                    SUM(u.origin = 'local' AND u.confirmed_ns IS NULL AND u.outcome = 'retracted'),
                    1.0 * SUM(u.origin = 'local' AND u.confirmed_ns IS NULL AND u.outcome = 'retracted') / NULLIF(SUM(u.origin = 'local'), 0),
                    SUM(u.origin = 'local' AND u.confirmed_ns IS NULL AND u.outcome IN ('edited', 'dropped', 'field-changed')),
+                   1.0 * SUM(u.origin = 'local' AND (u.confirmed_ns IS NOT NULL OR u.outcome = 'retracted'))
+                       / NULLIF(SUM(u.origin = 'local'), 0),
                    SUM(u.origin = 'cloud'),
                    1.0 * SUM(u.shown_ns IS NOT NULL AND u.true_error) / NULLIF(SUM(u.shown_ns IS NOT NULL), 0),
                    MIN(1.0, 1.0 * SUM(u.shown_ns IS NOT NULL AND u.true_error) / NULLIF(p.errors, 0)),

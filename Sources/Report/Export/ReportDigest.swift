@@ -1,3 +1,5 @@
+import Scenarios
+
 /// The figures a human-readable report shows — batches, latency and request summaries,
 /// budget violations, comparisons and sweeps — read once from the report's views and shared
 /// by the Markdown and HTML exporters.
@@ -124,7 +126,7 @@ public struct ReportDigest: Sendable {
             keyLatency.rows = (keyLatency.rows + fromHistograms).sorted { Int($0[0]) ?? 0 < Int($1[0]) ?? 0 }
             keyLatency.note = Self.histogramNote
         }
-        requests = try Self.table(db, headers: ["batch", "scenario", "policy / point", "runs", "requests", "per 100 words", "characters sent", "round trip mean (ms)", "p95 (ms)", "max (ms)"],
+        requests = try Self.table(db, headers: ["batch", "scenario", "policy / point", "runs", "requests", "per 100 words (pooled)", "characters sent", "round trip mean (ms)", "p95 (ms)", "max (ms)"],
                                   numeric: [true, false, false] + Array(repeating: true, count: 7), sql: """
             SELECT batch_id, scenario_name, label, runs, requests, requests_per_100_words, characters_sent, mean_round_trip_ms,
                    p95_round_trip_ms, max_round_trip_ms
@@ -171,6 +173,7 @@ public struct ReportDigest: Sendable {
         switch format {
         case .text:
             if case .text(let text) = value { return text.isEmpty ? "–" : text }
+            if case .real(let number) = value { return NumberText.shortest(number) }
             return value.description
         case .integer: return value.doubleValue.map { TextTable.fixed($0, 0) } ?? value.textValue
         case .ms: return value.doubleValue.map { TextTable.fixed($0, 2) } ?? "–"

@@ -1,3 +1,5 @@
+import Scenarios
+
 /// A plain-text table for terminals: left-aligned first column, right-aligned numbers.
 public struct TextTable {
     /// Column headers.
@@ -30,22 +32,9 @@ public struct TextTable {
         return lines.map { String($0.reversed().drop(while: { $0 == " " }).reversed()) }.joined(separator: "\n") + "\n"
     }
 
-    /// Formats a number with a fixed count of decimals.
-    public static func fixed(_ x: Double, _ decimals: Int = 2) -> String {
-        guard x.isFinite else { return x.isNaN ? "-" : (x > 0 ? "inf" : "-inf") }
-        var scale = 1.0
-        for _ in 0..<decimals { scale *= 10 }
-        let rounded = (x * scale).rounded() / scale
-        var text = String(rounded)
-        if let dot = text.firstIndex(of: ".") {
-            let have = text.distance(from: dot, to: text.endIndex) - 1
-            if have < decimals { text += String(repeating: "0", count: decimals - have) }
-            if decimals == 0 { text = String(text[..<dot]) }
-        } else if decimals > 0 {
-            text += "." + String(repeating: "0", count: decimals)
-        }
-        return text
-    }
+    /// Formats a number with a fixed count of decimals: `NumberText.fixed`, the one
+    /// formatter of every figure keysim shows (fixed point, never an exponent, no `-0.00`).
+    public static func fixed(_ x: Double, _ decimals: Int = 2) -> String { NumberText.fixed(x, decimals) }
 
     /// Formats a share as a percentage with one decimal.
     public static func percent(_ share: Double) -> String { fixed(share * 100, 1) + "%" }

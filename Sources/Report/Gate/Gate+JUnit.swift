@@ -55,7 +55,7 @@ extension Gate {
     static func figures(_ check: GateCheck) -> String {
         var lines = ["metric: \(check.metric)"]
         func add(_ name: String, _ value: Double?) {
-            if let value { lines.append("\(name): \(JSONWriter.number(value))") }
+            if let value { lines.append("\(name): \(NumberText.shortest(value))") }
         }
         add("measured", check.measured)
         add("limit", check.limit)

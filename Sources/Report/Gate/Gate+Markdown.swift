@@ -17,6 +17,7 @@ extension Gate {
         for check in checks {
             lines.append("| \(check.passed ? "pass" : "**FAIL**") | \(MarkdownEscaper.tableCell(check.name)) | \(MarkdownEscaper.tableCell(check.detail)) |")
         }
+        if !notes.isEmpty { lines += [""] + notes.map { "Note: " + MarkdownEscaper.escape($0) } }
         lines += ["", "<details><summary>paired differences (candidate − baseline)</summary>", "",
                   "| metric | \(MarkdownEscaper.tableCell(comparison.labelA)) | \(MarkdownEscaper.tableCell(comparison.labelB)) | difference | 95% CI | significant |",
                   "| --- | ---: | ---: | ---: | --- | --- |"]

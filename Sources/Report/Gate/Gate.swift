@@ -21,6 +21,9 @@ public struct Gate: Sendable, Equatable {
     public var pairs: Int
     /// Every check, rules first (in the order given), then budgets.
     public var checks: [GateCheck]
+    /// One line per percentile rule whose verdict differs from the budget on the same
+    /// latency and limit, saying why (`Gate+Percentile.swift`).
+    public var notes: [String] = []
 
     /// Whether every check holds.
     public var passed: Bool { checks.allSatisfy(\.passed) }
@@ -28,9 +31,11 @@ public struct Gate: Sendable, Equatable {
     public var failures: [GateCheck] { checks.filter { !$0.passed } }
 
     /// Checks `rules` on `comparison` (A is the baseline) and the candidate's budgets on the
-    /// two batch summaries.
+    /// two batch summaries; a `max` rule on a percentile is judged on the upper bound of the
+    /// mean of the candidate's per-run values in `candidateRuns` (`candidateRuns(_:jobID:metrics:)`).
     /// - Throws: a `ConfigError` at the rule when a rule names a metric this build does not know.
-    public init(comparison: Comparison, rules: [GateRule], baseline: BatchSummary, candidate: BatchSummary) throws(ConfigError) {
+    public init(comparison: Comparison, rules: [GateRule], baseline: BatchSummary, candidate: BatchSummary,
+                candidateRuns: [String: SampleMean] = [:]) throws(ConfigError) {
         scenarioName = comparison.scenarioName
         self.baseline = comparison.labelA
         self.candidate = comparison.labelB
@@ -41,12 +46,13 @@ public struct Gate: Sendable, Equatable {
                 throw rule.error("unknown metric '\(rule.metric)'; known: \(RunMetric.all.map(\.name).joined(separator: ", "))")
             }
             let row = comparison.rows.first { $0.metric == metric.name }
-            checks.append(Self.check(rule, metric: metric, row: row))
+            checks.append(Self.check(rule, metric: metric, row: row, runs: candidateRuns[metric.name]))
         }
         for row in candidate.latencies where row.budget != nil {
             checks.append(Self.check(budget: row, baseline: baseline.latencies.first { $0.metric == row.metric }))
         }
         self.checks = checks
+        notes = Self.disagreements(checks, rules: rules, candidate: candidate)
     }
 
     /// The text `keysim gate` prints after the comparison: one line per check.
@@ -55,6 +61,7 @@ public struct Gate: Sendable, Equatable {
         for check in checks {
             lines.append("\(check.passed ? "pass" : "FAIL")  \(check.name): \(check.detail)")
         }
+        for note in notes { lines.append("note  \(note)") }
         let failed = failures.count
         lines.append(failed == 0
             ? "gate passed: \(checks.count) check(s) hold"
@@ -64,7 +71,7 @@ public struct Gate: Sendable, Equatable {
 }
 
 extension Gate {
-    static func check(_ rule: GateRule, metric: RunMetric, row: Comparison.Row?) -> GateCheck {
+    static func check(_ rule: GateRule, metric: RunMetric, row: Comparison.Row?, runs: SampleMean? = nil) -> GateCheck {
         let name = rule.name ?? describe(rule, metric: metric)
         var check = GateCheck(kind: .rule, name: name, metric: metric.name, unit: metric.unit, passed: false, detail: "",
                               measured: nil, limit: 0, excess: nil, baseline: row?.meanA, candidate: row?.meanB,
@@ -74,6 +81,8 @@ extension Gate {
             return check
         }
         switch rule.bound {
+        case .atMost(let limit) where metric.percentile != nil && runs != nil:
+            return checkPercentileMax(check, limit: limit, rule: rule, row: row, metric: metric, runs: runs!)
         case .atMost(let limit): return checkMean(check, limit: limit, atMost: true, row: row, metric: metric)
         case .atLeast(let limit): return checkMean(check, limit: limit, atMost: false, row: row, metric: metric)
         case .regression(let amount): return checkRegression(check, limit: amount, rule: rule, row: row, metric: metric)
@@ -182,7 +191,7 @@ extension Gate {
 
     /// A bound as written: no needless zeros.
     static func number(_ x: Double) -> String {
-        x == x.rounded() && Swift.abs(x) < 1e15 ? String(Int64(x)) : String(x)
+        NumberText.shortest(x)
     }
 }
 

@@ -72,6 +72,10 @@ extension BatchSummary {
                 if u.outcome == .dropped { c.dropped += 1 }
                 guard u.origin == .local else { c.cloudFindings += 1; continue }
                 c.localUnderlines += 1
+                if u.trueError {
+                    c.localOnErrors += 1
+                    if u.timeToVerdict != nil { c.localOnErrorsWithVerdict += 1 }
+                }
                 if u.confirmed != nil { c.confirmed += 1 }
                 else if u.outcome == .retracted { c.retracted += 1 }
                 else if u.outcome == .open { c.openWithoutVerdict += 1 }

@@ -46,6 +46,10 @@ public struct BatchSummary: Sendable, Equatable {
         public var editedOrDropped = 0
         /// Local underlines still open without a verdict at the end.
         public var openWithoutVerdict = 0
+        /// Local underlines on real errors.
+        public var localOnErrors = 0
+        /// Local underlines on real errors the cloud confirmed or retracted while they showed.
+        public var localOnErrorsWithVerdict = 0
         public var flickers = 0
         public var dropped = 0
         /// Underlines the cloud found on its own.
@@ -127,7 +131,7 @@ public struct BatchSummary: Sendable, Equatable {
         return table.render() + """
 
         suggestions  \(c.suggestionsShown) shown, \(c.suggestionsSuperseded) superseded, \(c.suggestionsTooLate) too late (\(share(c.suggestionsTooLate, c.suggestionsShown)))
-        underlines   \(c.localUnderlines) local: \(c.confirmed) confirmed, \(c.retracted) retracted (\(share(c.retracted, c.localUnderlines))), \(c.editedOrDropped) edited or dropped, \(c.openWithoutVerdict) open; \(c.cloudFindings) found by the cloud; \(c.flickers) flickers
+        underlines   \(c.localUnderlines) local: \(c.confirmed) confirmed, \(c.retracted) retracted (\(share(c.retracted, c.localUnderlines))), \(c.editedOrDropped) edited or dropped, \(c.openWithoutVerdict) open; verdict coverage \(share(c.confirmed + c.retracted, c.localUnderlines)) (on errors \(share(c.localOnErrorsWithVerdict, c.localOnErrors))); \(c.cloudFindings) found by the cloud; \(c.flickers) flickers
         accuracy     precision \(share(c.shownOnErrors, c.underlinesShown)) of \(c.underlinesShown) shown, recall \(share(min(c.shownOnErrors, c.errorWords), c.errorWords)) of \(c.errorWords) errors (shown \(medianMs(c.errorUnderlineDelaysMs)) after the word), false underlines \(c.words > 0 ? TextTable.fixed(100 * c.falseUnderlineSeconds / Double(c.words), 1) : "-") s visible per 100 words
         requests     \(c.requests) (\(per100(c.requests)) per 100 words, \(per100(c.charactersSent)) characters per 100 words), \(c.timeouts) timeouts, \(c.retries) retries, \(c.requestsFailed) failed, \(c.staleAnswers) stale answers (\(c.staleAnswers - c.staleLostWords) reconciled, \(c.staleLostWords) lost words)
         fixes        \(c.fixesApplied) applied, \(c.fixesDropped) dropped, \(c.corruptingFixes) corrupting

@@ -198,6 +198,6 @@ public struct ConfigField {
 
     /// Formats a number without a needless ".0".
     static func format(_ x: Double) -> String {
-        x == x.rounded() && abs(x) < 1e15 ? String(Int64(x)) : String(x)
+        NumberText.shortest(x)
     }
 }

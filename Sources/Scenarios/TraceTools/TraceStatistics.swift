@@ -104,7 +104,7 @@ public struct TraceStatistics: Sendable {
         let sorted = durations.sorted()
         let middle = sorted.count / 2
         let nanos = sorted.count % 2 == 1 ? Double(sorted[middle]) : (Double(sorted[middle - 1]) + Double(sorted[middle])) / 2
-        return String(format: "%.2f", nanos / 1e6)
+        return NumberText.fixed(nanos / 1e6, 2)
     }
 
     /// Adds the next event of the trace.

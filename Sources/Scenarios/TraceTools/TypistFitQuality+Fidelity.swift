@@ -64,16 +64,16 @@ extension TypistFitQuality {
             var lines: [String] = []
             if let test = withinWordTest {
                 let verdict = test.passes ? "pass (cannot be told apart)" : "FAIL (the resynthesis differs)"
-                lines.append("  KS test at 95 %, within-word intervals: distance \(String(format: "%.4f", test.distance)), critical \(String(format: "%.4f", test.critical)) (n \(test.n), m \(test.m)): \(verdict)")
+                lines.append("  KS test at 95 %, within-word intervals: distance \(NumberText.fixed(test.distance, 4)), critical \(NumberText.fixed(test.critical, 4)) (n \(test.n), m \(test.m)): \(verdict)")
             } else {
                 lines.append("  KS test at 95 %, within-word intervals: -")
             }
             func percent(_ pair: Pair?) -> String {
-                pair.map { String(format: "%.2f %% recording, %.2f %% resynthesis", $0.recording * 100, $0.resynthesis * 100) } ?? "-"
+                pair.map { "\(NumberText.fixed($0.recording * 100, 2)) % recording, \(NumberText.fixed($0.resynthesis * 100, 2)) % resynthesis" } ?? "-"
             }
             lines.append("  intervals over 400 ms, within words: \(percent(withinWordOver400))")
             lines.append("  intervals over 400 ms, within messages: \(percent(withinMessagesOver400))")
-            let lag = lagOneCorrelation.map { String(format: "%.3f recording, %.3f resynthesis", $0.recording, $0.resynthesis) } ?? "-"
+            let lag = lagOneCorrelation.map { "\(NumberText.fixed($0.recording, 3)) recording, \(NumberText.fixed($0.resynthesis, 3)) resynthesis" } ?? "-"
             lines.append("  lag-1 rank correlation, within-word intervals: \(lag)")
             return lines
         }

@@ -291,7 +291,7 @@ extension TypistFitter {
                 contexts[index].pauseProbability = own.isEmpty ? pooledShare
                     : Double(own.filter { Double($0) / 1e6 > threshold }.count) / Double(own.count)
             }
-            notes.append("\(context.rawValue): fewer than \(Self.minimumSamples) intervals under the pause threshold (\(samples[index].count) in all): the copying preset's timing, scaled by \(String(format: "%.2f", scale))")
+            notes.append("\(context.rawValue): fewer than \(Self.minimumSamples) intervals under the pause threshold (\(samples[index].count) in all): the copying preset's timing, scaled by \(NumberText.fixed(scale, 2))")
         }
         let rhythm = fitsRhythm ? fitRhythm(&contexts, fitted: fitted, thresholdMs: threshold) : nil
 

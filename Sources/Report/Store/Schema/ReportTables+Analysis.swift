@@ -6,7 +6,8 @@ extension ReportTables {
     static let sweeps = Sweeps()
     static let sweepPoints = SweepPoints()
 
-    /// `comparisons`: one row per comparison of two batches.
+    /// `comparisons`: one row per comparison of two batches (a job's first batch, the
+    /// baseline, against each other).
     struct Comparisons: ReportTableDeclaration {
         let table: ReportTable
         let comparisonID: TableColumn<RowID>
@@ -25,7 +26,7 @@ extension ReportTables {
             batchA = t.column("batch_a", references: "batches(batch_id)")
             batchB = t.column("batch_b", references: "batches(batch_id)")
             pairs = t.column("pairs", "pairs of runs: replication × trace")
-            confidence = t.column("confidence", "the level of the intervals")
+            confidence = t.column("confidence", "the level of the intervals: 0.95, or 1 − 0.05/m as one of m comparisons with one baseline")
             table = t.table(primaryKey: [comparisonID])
         }
     }
@@ -49,7 +50,7 @@ extension ReportTables {
             difference = t.column("difference", "mean of B − A over pairs")
             ciLow = t.column("ci_low")
             ciHigh = t.column("ci_high")
-            significant = t.column("significant", "1 when the interval excludes zero (with at least two pairs)")
+            significant = t.column("significant", "with at least two pairs, 1 when the interval excludes zero, or as one of m comparisons when Holm's step-down rejects no difference")
             table = t.table(primaryKey: [comparisonID, position], withoutRowID: true)
         }
     }
