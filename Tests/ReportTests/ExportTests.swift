@@ -123,7 +123,8 @@ final class ExportTests: XCTestCase {
         let events = try XCTUnwrap(document["traceEvents"] as? [[String: Any]])
         let trackNames = events.filter { $0["name"] as? String == "thread_name" }
             .compactMap { ($0["args"] as? [String: Any])?["name"] as? String }
-        for track in ["main thread", "keys (touch → inserted)", "cloud requests", "debounce timer (armed → fired)", "budget violations"] {
+        for track in ["main thread", "keys (touch → inserted)", "cloud requests", "debounce timer (armed → fired, re-armed or cancelled)",
+                      "debounce timer: arm, re-arm, cancel, fire", "budget violations"] {
             XCTAssertTrue(trackNames.contains(track), "missing track \(track) in \(trackNames)")
         }
         let slices = events.filter { $0["ph"] as? String == "X" }
@@ -149,9 +150,13 @@ final class ExportTests: XCTestCase {
         XCTAssertEqual(firstKey, Double(firstTouch) / 1000)
         XCTAssertEqual((document["otherData"] as? [String: Any])?["run_id"] as? Int, 1)
 
-        // Instants: where each request's timer fired.
-        let fires = events.filter { $0["ph"] as? String == "i" && $0["cat"] as? String == "timer" }
-        XCTAssertEqual(fires.count, Int(try store.database.query("SELECT COUNT(*) FROM requests WHERE run_id = 1")[0][0].integerValue))
+        // The timer: an instant per record, a slice per arming; a fire that sent each request.
+        let timer = events.filter { $0["cat"] as? String == "timer" }
+        func count(_ sql: String) throws -> Int { Int(try store.database.query(sql)[0][0].integerValue) }
+        XCTAssertEqual(timer.filter { $0["ph"] as? String == "i" }.count, try count("SELECT COUNT(*) FROM debounce_events WHERE run_id = 1"))
+        XCTAssertEqual(timer.filter { $0["ph"] as? String == "X" }.count,
+                       try count("SELECT COUNT(*) FROM debounce_events WHERE run_id = 1 AND event IN ('arm', 'rearm')"))
+        XCTAssertEqual(timer.filter { $0["name"] as? String == "fire → request" }.count, try count("SELECT COUNT(*) FROM requests WHERE run_id = 1"))
         // Flows: each key's chain starts (`s`) at its key, passes (`t`) its tasks and ends
         // (`f`) at its last stage; every flow event sits at the start of a slice of its track
         // (so a viewer binds it there), and a flow runs forward in time.
