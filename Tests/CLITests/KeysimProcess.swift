@@ -46,7 +46,7 @@ struct KeysimProcess {
 }
 
 /// A temporary folder removed at the end of the test.
-final class TemporaryFolder {
+final class TemporaryFolder: Sendable {
     let url: URL
     init() throws {
         url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("keysim-cli-\(UUID().uuidString)")

@@ -64,6 +64,7 @@ public struct HTMLExporter: StreamExporter {
         html += "<h1>keysim report</h1>\n"
         html += "<p class=\"meta\"><code>\(esc(digest.path))</code>: \(digest.batchCount) batch(es), \(digest.runCount) run(s); keysim \(esc(KeysimVersion.current)), report schema \(ReportSchema.version).</p>\n"
         if let run = digest.runDescription { html += "<p>\(esc(run.capitalizedFirst)).</p>\n" }
+        if let selected = digest.selectionDescription { html += "<p>Selected: \(esc(selected)).</p>\n" }
         html += section("Batches", digest.batches)
         html += section("Key latency, touch to inserted (ms)", digest.keyLatency)
         html += section("Cloud requests", digest.requests)
@@ -110,7 +111,7 @@ public struct HTMLExporter: StreamExporter {
         } else {
             let hasLabels = try db.relationExists("job_batches")
             let label = hasLabels ? "COALESCE((SELECT label FROM job_batches j WHERE j.batch_id = b.batch_id), b.policy, '')" : "COALESCE(b.policy, '')"
-            for row in try db.query("SELECT batch_id, scenario_name, \(label) FROM batches b ORDER BY batch_id LIMIT \(seriesPerChartMax)") {
+            for row in try db.query("SELECT batch_id, scenario_name, \(label) FROM batches b WHERE \(ReportDigest.Scope(options).batches("b.batch_id")) ORDER BY batch_id LIMIT \(seriesPerChartMax)") {
                 let name = row[2].textValue.isEmpty ? row[1].textValue : "\(row[1].textValue) / \(row[2].textValue)"
                 groups.append(("batch \(row[0].integerValue): \(name)", "r.batch_id = \(row[0].integerValue)", row[0].integerValue))
             }
