@@ -128,13 +128,16 @@ final class ExportTests: XCTestCase {
             XCTAssertFalse(html.contains(absent), "the page must not contain '\(absent)'")
         }
         XCTAssertTrue(html.contains("default-src 'none'"))
-        for fragment in ["Key latency, touch to inserted: cumulative distribution", "Key latency, touch to inserted: histogram",
+        for fragment in ["Key latency, touch to inserted: cumulative distribution", "Key latency, touch to inserted: tail, share above (log scale)",
                          "Cloud request round trip: cumulative distribution", "budget 10 ms", "Words seen latency: histogram",
                          "budget 8 ms", "Trade-off: cloud requests per 100 words against delay", "Pareto front",
                          "seed vs fixed-1s"] {
             XCTAssertTrue(html.contains(fragment), "missing '\(fragment)'")
         }
-        XCTAssertEqual(html.components(separatedBy: "<svg").count - 1, 9, "CDF and histogram for 4 latency series, 1 sweep chart")
+        // Four batches: 3 per-batch charts (verdict time, requests, cost against delay); CDF, tail
+        // and a histogram per batch for 3 latency series, and for words_seen (one batch has
+        // rows); the comparison's differences; 1 sweep chart.
+        XCTAssertEqual(html.components(separatedBy: "<svg").count - 1, 3 + 3 * (2 + 4) + (2 + 1) + 1 + 1)
         // Well-formed SVG: every chart parses as XML.
         var rest = Substring(html)
         while let start = rest.range(of: "<svg"), let end = rest.range(of: "</svg>", range: start.upperBound..<rest.endIndex) {
