@@ -8,7 +8,7 @@ import XCTest
 final class ReportSelectorTests: XCTestCase {
     /// A report of a comparison (batches 1, 2: seed, fixed-1s; runs 1–4) and a two-point
     /// sweep (batches 3, 4; runs 5, 6), made once.
-    private static let report: (folder: TemporaryFolder, db: String) = {
+    nonisolated(unsafe) private static let report: (folder: TemporaryFolder, db: String) = {
         let folder = try! TemporaryFolder()
         let db = folder.path("r.sqlite")
         for arguments in [["compare", "scenarios/default.json5", "--policy", "seed", "--policy", "fixed-1s", "--replications", "2", "--db", db],
