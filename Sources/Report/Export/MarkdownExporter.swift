@@ -11,7 +11,8 @@ public struct MarkdownExporter: StreamExporter {
     public let summary = "is a compact summary to paste into a pull request: one table, the rest folded"
     public let documentation = "a compact summary for a pull request's comment: one table with a row per batch (key latency's p99 "
         + "and share over budget, requests per 100 words, time to verdict, verdict coverage and cost when the report has them), "
-        + "every other table of `md-full` folded in a `<details>` block, a comparison's and a sweep's each in one"
+        + "every other table of `md-full` folded in a `<details>` block, a comparison's and a sweep's each in one; never longer than "
+        + "a GitHub comment (65,536 characters): blocks past it are named for `md-full`"
 
     /// The Markdown exporter.
     public init() {}
@@ -22,28 +23,49 @@ public struct MarkdownExporter: StreamExporter {
         try output.finish()
     }
 
-    /// The compact Markdown of `digest`: the heading, the summary table, the rest folded.
+    /// The most characters a GitHub comment holds; the compact form stays under it.
+    public static let commentCharactersMax = 65_536
+
+    /// The compact Markdown of `digest`: the heading, the summary table, the rest folded —
+    /// as many folded blocks as fit in a pull request's comment (`commentCharactersMax`),
+    /// the others named in a last line that points to `md-full`.
     public static func renderCompact(_ digest: ReportDigest) -> String {
         var text = heading(digest)
         text += "\n" + (digest.summary.rows.isEmpty ? "No runs.\n" : markdown(digest.summary))
-        text += folded("Batches", digest.batches)
-        text += folded("Key latency, touch to inserted (ms)", digest.keyLatency)
-        text += folded("Cloud requests", digest.requests)
-        if !digest.underlines.rows.isEmpty { text += folded("Underlines", digest.underlines) }
-        if !digest.typingQuality.rows.isEmpty { text += folded("Typing quality", digest.typingQuality) }
-        if !digest.touches.rows.isEmpty { text += folded("Touch boundaries", digest.touches) }
-        if !digest.violations.rows.isEmpty {
-            text += folded(digest.runID == nil ? "Budget violations" : "Worst budget violations", digest.violations)
+        var blocks: [(title: String, body: String)] = []
+        func fold(_ title: String, _ table: ReportDigest.Table) {
+            let rows = table.rows.count + table.omittedRows
+            blocks.append((escape(title) + " (\(rows) row\(rows == 1 ? "" : "s"))", markdown(table)))
         }
-        if !digest.extensionLife.rows.isEmpty { text += folded("Extension: kills, language files, device token", digest.extensionLife) }
+        fold("Batches", digest.batches)
+        fold("Key latency, touch to inserted (ms)", digest.keyLatency)
+        fold("Cloud requests", digest.requests)
+        if !digest.underlines.rows.isEmpty { fold("Underlines", digest.underlines) }
+        if !digest.typingQuality.rows.isEmpty { fold("Typing quality", digest.typingQuality) }
+        if !digest.touches.rows.isEmpty { fold("Touch boundaries", digest.touches) }
+        if !digest.violations.rows.isEmpty {
+            fold(digest.runID == nil ? "Budget violations" : "Worst budget violations", digest.violations)
+        }
+        if !digest.extensionLife.rows.isEmpty { fold("Extension: kills, language files, device token", digest.extensionLife) }
         for comparison in digest.comparisons {
             let significant = comparison.rows.filter { $0.pairs >= 2 && $0.significant }.count
-            text += details("Comparison: \(escape(comparison.labelA)) vs \(escape(comparison.labelB)) — \(escape(comparison.scenarioName)), "
-                            + "\(comparison.pairs) pairs, \(significant) of \(comparison.rows.count) metrics differ", self.comparison(comparison, heading: false))
+            blocks.append(("Comparison: \(escape(comparison.labelA)) vs \(escape(comparison.labelB)) — \(escape(comparison.scenarioName)), "
+                           + "\(comparison.pairs) pairs, \(significant) of \(comparison.rows.count) metrics differ", self.comparison(comparison, heading: false)))
         }
         for sweep in digest.sweeps {
-            text += details("Sweep: \(escape(sweep.scenarioName)), \(sweep.parameters.map(escape).joined(separator: " × ")), "
-                            + "\(sweep.points.count) points, \(sweep.points.filter(\.onFront).count) on the Pareto front", self.sweep(sweep, heading: false))
+            blocks.append(("Sweep: \(escape(sweep.scenarioName)), \(sweep.parameters.map(escape).joined(separator: " × ")), "
+                           + "\(sweep.points.count) points, \(sweep.points.filter(\.onFront).count) on the Pareto front", self.sweep(sweep, heading: false)))
+        }
+        // Room kept for the line naming what was left out.
+        let room = commentCharactersMax - 2_000
+        var left: [String] = []
+        for block in blocks {
+            let folded = details(block.title, block.body)
+            if left.isEmpty && text.count + folded.count <= room { text += folded } else { left.append(block.title) }
+        }
+        if !left.isEmpty {
+            text += "\nLeft out to fit a pull request's comment (`--format md-full` has them): " + left.prefix(20).joined(separator: "; ")
+                + (left.count > 20 ? "; and \(left.count - 20) more" : "") + ".\n"
         }
         return text
     }
@@ -55,11 +77,6 @@ public struct MarkdownExporter: StreamExporter {
         if let run = digest.runDescription { text += "\n" + escape(run).capitalizedFirst + ".\n" }
         if let selected = digest.selectionDescription { text += "\nSelected: " + escape(selected) + ".\n" }
         return text
-    }
-
-    /// `table` folded under `title`.
-    private static func folded(_ title: String, _ table: ReportDigest.Table) -> String {
-        details(escape(title) + " (\(table.rows.count + table.omittedRows) row\(table.rows.count + table.omittedRows == 1 ? "" : "s"))", markdown(table))
     }
 
     /// A `<details>` block GitHub renders closed, `body` Markdown inside: the blank lines
