@@ -8,11 +8,7 @@ import XCTest
 /// batch, legends sit below the plots, and metrics the report lacks are left out.
 final class HTMLChartTests: XCTestCase {
     private static func makeReport(_ folder: ReportFolder) throws -> String {
-        let path = folder.path("r.sqlite")
-        _ = try JobRunner.run(try Fixtures.compareJob(replications: 2), shard: .whole, threads: 2, reportPath: path, busyTimeoutMs: 1000)
-        _ = try JobRunner.run(try Fixtures.sweepJob(values: [250, 2000], replications: 2), shard: .whole, threads: 2,
-                              reportPath: path, busyTimeoutMs: 1000)
-        return path
+        try Fixtures.compareAndSweepReport(folder, sweepValues: [250, 2000], sweepReplications: 2)
     }
 
     private func page(_ path: String, _ options: ExportOptions = ExportOptions()) throws -> String {
@@ -41,9 +37,10 @@ final class HTMLChartTests: XCTestCase {
         // Each batch's dot is the mean of its runs' values, with its 95% interval.
         let store = try ReportStore(path: path, readOnly: true)
         let requestsChart = try XCTUnwrap(charts(html).first { $0.contains("cloud requests per 100 words — lower is better") })
-        for row in try store.database.query("""
+        let perBatch = try store.database.query("""
             SELECT r.batch_id, m.value FROM run_metrics m JOIN runs r USING (run_id) WHERE m.metric = 'requests_per_100_words' ORDER BY r.batch_id, r.run_id
-            """).reduce(into: [Int64: [Double]]()) { $0[$1[0].integerValue, default: []].append($1[1].doubleValue ?? 0) } {
+            """).reduce(into: [Int64: [Double]]()) { $0[$1[0].integerValue, default: []].append($1[1].doubleValue ?? 0) }
+        for row in perBatch {
             let interval = MeanInterval(row.value)
             let note = TextTable.fixed(interval.mean, 2) + " ± " + TextTable.fixed(interval.halfWidth, 2)
             XCTAssertTrue(requestsChart.contains(">\(note)</text>"), "batch \(row.key): \(note) in \(requestsChart)")
@@ -98,6 +95,13 @@ final class HTMLChartTests: XCTestCase {
         let sweep = try XCTUnwrap(charts(html).first { $0.contains("Trade-off: cloud requests per 100 words against delay, 2 points") })
         for label in [">250</text>", ">2000</text>"] { XCTAssertTrue(sweep.contains(label), "every point labelled: \(label)") }
         XCTAssertTrue(sweep.contains("stroke=\"#8c959f\""), "with its intervals")
+
+        // The sweep alone: its points share a setting, which the titles name once.
+        let points = try page(path, ExportOptions(selection: try ReportSelection.resolve(.sweep(1), in: store)))
+        let byPoint = try XCTUnwrap(charts(points).first { $0.contains("cloud requests per 100 words — lower is better, by debounce.otherwiseMs") })
+        for value in ["250", "2000"] { XCTAssertTrue(byPoint.contains("text-anchor=\"end\" class=\"axis\">\(value)</text>"), value) }
+        XCTAssertFalse(byPoint.contains(">debounce.otherwiseMs=250<"))
+        XCTAssertTrue(points.contains("Cost against delay, a point per batch, labelled by debounce.otherwiseMs"))
     }
 
     /// Metrics are drawn by name when the report has them: a report without the verdict time

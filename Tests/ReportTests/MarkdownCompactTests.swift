@@ -6,11 +6,7 @@ import XCTest
 /// everything else folded, and never longer than a pull request's comment holds.
 final class MarkdownCompactTests: XCTestCase {
     private static func makeReport(_ folder: ReportFolder) throws -> String {
-        let path = folder.path("r.sqlite")
-        _ = try JobRunner.run(try Fixtures.compareJob(replications: 2), shard: .whole, threads: 2, reportPath: path, busyTimeoutMs: 1000)
-        _ = try JobRunner.run(try Fixtures.sweepJob(values: [500, 2000], replications: 1), shard: .whole, threads: 2,
-                              reportPath: path, busyTimeoutMs: 1000)
-        return path
+        try Fixtures.compareAndSweepReport(folder, sweepValues: [500, 2000], sweepReplications: 1)
     }
 
     func testOneSummaryTableOfTheReportsFiguresAndTheRestFolded() throws {

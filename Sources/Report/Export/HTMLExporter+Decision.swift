@@ -64,17 +64,34 @@ extension HTMLExporter {
         let intervals = try batchIntervals(db, groups)
         var html = "<h2>What differs between the batches</h2>\n"
         html += differsLine(intervals, groups)
-        html += htmlTable(summary)
+        // Sweep points share their setting's name: the charts show the values, the title the name.
+        let (shown, setting) = shortened(groups)
         html += "<div class=\"charts\">\n"
         for metric in decisionMetrics where intervals[metric.name] != nil && !(metric.insteadOf.map { intervals[$0] != nil } ?? false) {
-            html += metricChart(metric.name, intervals[metric.name]!, groups) + "\n"
+            html += metricChart(metric.name, intervals[metric.name]!, shown, setting: setting) + "\n"
         }
         if let cost = costAxis.first(where: { intervals[$0] != nil }), let delay = delayAxis.first(where: { intervals[$0] != nil }) {
-            html += tradeOffChart(cost: cost, delay: delay, intervals, groups) + "\n"
+            html += tradeOffChart(cost: cost, delay: delay, intervals, shown, setting: setting) + "\n"
         }
         html += "</div>\n<p class=\"note\">Dots are means over each batch's runs; whiskers their 95% Student-t intervals. "
             + "Metrics the report lacks (written before keysim computed them) are left out.</p>\n"
+        // A long table would push everything below it out of sight: past a screen's worth, folded.
+        html += summary.rows.count > summaryRowsOpenMax
+            ? "<details><summary>The summary table (\(summary.rows.count) rows)</summary>\n" + htmlTable(summary) + "</details>\n"
+            : htmlTable(summary)
         return html
+    }
+
+    /// The most rows the summary table shows open.
+    static let summaryRowsOpenMax = 12
+
+    /// `groups` with the setting every short label names (`debounce.otherwiseMs=`) taken off,
+    /// and that setting; the groups as they are when their labels share none.
+    static func shortened(_ groups: [BatchGroup]) -> (groups: [BatchGroup], setting: String?) {
+        guard let first = groups.first?.shortLabel, let equals = first.firstIndex(of: "=") else { return (groups, nil) }
+        let prefix = String(first[...equals])
+        guard prefix.count > 1, groups.allSatisfy({ $0.shortLabel.hasPrefix(prefix) && $0.shortLabel.count > prefix.count }) else { return (groups, nil) }
+        return (groups.map { var group = $0; group.shortLabel.removeFirst(prefix.count); return group }, String(prefix.dropLast()))
     }
 
     /// One sentence: the metrics whose batch means differ beyond their intervals, most
@@ -100,7 +117,7 @@ extension HTMLExporter {
     }
 
     /// A metric per batch, dot and interval, the best batch in the accent colour.
-    static func metricChart(_ name: String, _ perBatch: [Int64: MeanInterval], _ groups: [BatchGroup]) -> String {
+    static func metricChart(_ name: String, _ perBatch: [Int64: MeanInterval], _ groups: [BatchGroup], setting: String? = nil) -> String {
         let metric = RunMetric.named(name)
         let isShare = metric?.unit == "share"
         let scale = isShare ? 100.0 : 1
@@ -109,7 +126,8 @@ extension HTMLExporter {
         // Milliseconds in the hundreds and more read better whole.
         let largest = present.map { abs($0.1.mean) }.max() ?? 0
         let decimals = isShare ? 1 : metric?.unit == "ms" && largest >= 100 ? 0 : (metric?.decimals ?? 2)
-        var chart = SVGIntervalChart(title: (metric?.label ?? name) + (metric.map { $0.lowerIsBetter ? " — lower is better" : " — higher is better" } ?? ""),
+        var chart = SVGIntervalChart(title: (metric?.label ?? name) + (metric.map { $0.lowerIsBetter ? " — lower is better" : " — higher is better" } ?? "")
+                                         + (setting.map { ", by \($0)" } ?? ""),
                                      xLabel: isShare ? "percent" : (metric?.unit ?? ""), rows: [])
         for group in groups {
             guard let interval = perBatch[group.id] else {
@@ -125,7 +143,8 @@ extension HTMLExporter {
     }
 
     /// Cost against delay, a point per batch with its intervals on both axes, each labelled.
-    static func tradeOffChart(cost: String, delay: String, _ intervals: [String: [Int64: MeanInterval]], _ groups: [BatchGroup]) -> String {
+    static func tradeOffChart(cost: String, delay: String, _ intervals: [String: [Int64: MeanInterval]], _ groups: [BatchGroup],
+                              setting: String? = nil) -> String {
         var points: [(x: Double, y: Double, label: String, emphasised: Bool)] = []
         var whiskers: [(x: SVGChart.Interval, y: SVGChart.Interval)] = []
         for group in groups {
@@ -134,7 +153,8 @@ extension HTMLExporter {
             whiskers.append((.init(x.mean, halfWidth: x.halfWidth), .init(y.mean, halfWidth: y.halfWidth)))
         }
         let costLabel = RunMetric.named(cost)?.label ?? cost, delayLabel = RunMetric.named(delay)?.label ?? delay
-        var chart = SVGChart(title: "Cost against delay, a point per batch", xLabel: costLabel, yLabel: delayLabel,
+        var chart = SVGChart(title: "Cost against delay, a point per batch" + (setting.map { ", labelled by \($0)" } ?? ""),
+                             xLabel: costLabel, yLabel: delayLabel,
                              xRange: SVGChart.paddedRange(whiskers.flatMap { [$0.x.lower, $0.x.upper] }),
                              yRange: SVGChart.paddedRange(whiskers.flatMap { [$0.y.lower, $0.y.upper] }))
         chart.height = 380
