@@ -13,6 +13,10 @@ struct ReportCommand: ParsableCommand {
     var path = ""
     var format = ReportCommand.registry.defaultExporter.name
     var runID: Int?
+    var batch: String?
+    var policy: String?
+    var comparison: Int?
+    var sweep: Int?
     var out: String?
     var includeText = false
 
@@ -22,11 +26,21 @@ struct ReportCommand: ParsableCommand {
         return CommandConfiguration(
             name: "report",
             abstract: "Export a report: \(registry.titles).",
-            usage: "report <db> [--format \(registry.usageAlternatives)] [--run ID] [--out PATH] [--include-text]",
+            usage: "report <db> [--format \(registry.usageAlternatives)] [--batch ID|LABEL | --policy NAME | --comparison ID | --sweep ID | --run ID]"
+                + " [--out PATH] [--include-text]",
             arguments: [.one("<db>", \.path, help: "A keysim report file, such as keysim-report.sqlite.", .file)],
             options: [
                 .option("format", \.format, value: "FORMAT", help: registry.optionHelp,
                         .choice(formats) { text, _ in "unknown --format '\(text)'; use one of \(formats.joined(separator: ", "))" }),
+                .option("batch", \.batch, value: "ID|LABEL",
+                        help: "Only this batch (batches.batch_id, or its label: a policy, a file, a sweep point); \(runFormats): its first run.",
+                        .string),
+                .option("policy", \.policy, value: "NAME", help: "Only the batches that ran this policy; \(runFormats): the first one's first run.",
+                        .string),
+                .option("comparison", \.comparison, value: "ID", help: "Only this comparison (comparisons.comparison_id) and the batches it compared.",
+                        .integer(in: 1...Int(Int64.max))),
+                .option("sweep", \.sweep, value: "ID", help: "Only this sweep (sweeps.sweep_id) and the batches of its points.",
+                        .integer(in: 1...Int(Int64.max))),
                 .option("run", \.runID, value: "ID", help: "Only this run (runs.run_id); \(runFormats): the run to draw (default: the first).",
                         .integer(in: 1...Int(Int64.max))),
                 .option("out", \.out, value: "PATH", help: "Write to this file (a folder for \(folderFormats)) instead of standard output.", .file),
@@ -40,7 +54,19 @@ struct ReportCommand: ParsableCommand {
     /// The exporter `--format` names (checked against the registry while parsing).
     private var exporter: any Exporter { Self.registry.exporter(named: format)! }
 
+    /// What `--batch`, `--policy`, `--comparison`, `--sweep` or `--run` asks for, if any.
+    private var selector: ReportSelection.Selector? {
+        let given: [ReportSelection.Selector] = [batch.map { .batch($0) }, policy.map { .policy($0) },
+                                                 comparison.map { .comparison(Int64($0)) }, sweep.map { .sweep(Int64($0)) },
+                                                 runID.map { .run(Int64($0)) }].compactMap { $0 }
+        return given.first
+    }
+
     mutating func validate() throws {
+        let selectors = [batch != nil, policy != nil, comparison != nil, sweep != nil, runID != nil].filter { $0 }.count
+        if selectors > 1 {
+            throw Self.usage("give at most one of --batch, --policy, --comparison, --sweep and --run")
+        }
         if let folderExporter = exporter as? any FolderExporter, out == nil {
             throw Self.usage("--format \(format) writes \(folderExporter.folderContents): give --out FOLDER")
         }
@@ -50,10 +76,18 @@ struct ReportCommand: ParsableCommand {
     }
 
     func run() throws -> Int32 {
-        let runID = runID.map(Int64.init)
-        let options = ExportOptions(runID: runID, includeText: includeText)
         let store = try JobReport(path: path, busyTimeoutMs: JobReport.busyTimeoutMs(environment: ProcessInfo.processInfo.environment)).open()
-        if let runID { try ReportInspector.checkRun(store.database, runID, path: path) }
+        let selection = try selector.map { try ReportSelection.resolve($0, in: store) }
+        var options = ExportOptions(selection: selection, includeText: includeText)
+        if let selection {
+            var picked = selection.summary
+            if exporter.scope == .run, selection.runID == nil, let drawn = selection.timelineRunID {
+                // A timeline draws one run: the first of what was selected.
+                options.runID = drawn
+                picked += "; drawing run \(drawn), its first"
+            }
+            printError("keysim report: \(picked)")
+        }
         // A file or folder appears only once complete: a failure half-way leaves the old one as it was.
         let destination: ExportDestination = out.map { exporter.layout == .folder ? .folder($0) : .file($0) } ?? .standardOutput
         let files = try exporter.export(ExportSource(store, options: options), to: destination)

@@ -107,6 +107,6 @@ final class DictCommandTests: XCTestCase {
         let words = "SELECT run_id, word_ordinal, intended_length, keystrokes, first_in_bar_prefix, first_in_bar_in_time_prefix, in_dictionary FROM words ORDER BY 1, 2"
         XCTAssertEqual(try store.database.query(words), try ReportStore(path: db2, readOnly: true).database.query(words))
         let csv = try KeysimProcess.run(["report", db, "--format", "md"])
-        XCTAssertTrue(csv.stdout.contains("## Typing quality"), csv.stdout)
+        XCTAssertTrue(csv.stdout.contains("<details><summary>Typing quality (1 row)</summary>"), csv.stdout)
     }
 }

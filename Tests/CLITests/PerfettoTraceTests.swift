@@ -22,6 +22,8 @@ final class PerfettoTraceTests: XCTestCase {
         struct Step: Decodable {
             var track: String
             var ts: Int64
+            /// A slice's end; nil for an instant.
+            var end: Int64?
             var name: String
             var args: [String: ArgValue]
         }
@@ -35,6 +37,8 @@ final class PerfettoTraceTests: XCTestCase {
         var interned: [String: Int]
         var tracks: [Track]
         var flows: [Flow]
+        /// The slices and instants of the tracks `--events` named, in the order they begin.
+        var events: [Step]?
 
         func tracks(named name: String) -> [Track] { tracks.filter { $0.name == name } }
         func total(_ name: String) -> Int { tracks(named: name).reduce(0) { $0 + $1.slices + $1.instants } }
@@ -84,7 +88,9 @@ final class PerfettoTraceTests: XCTestCase {
         XCTAssertEqual(summary.total("keys (touch → inserted)"), try count("SELECT COUNT(*) FROM keys WHERE run_id = 1"))
         XCTAssertEqual(summary.total("cloud requests"), try count("SELECT COUNT(*) FROM requests WHERE run_id = 1"))
         let requests = try count("SELECT COUNT(*) FROM requests WHERE run_id = 1")
-        XCTAssertEqual(summary.tracks(named: "debounce timer (armed → fired)").reduce(0) { $0 + $1.instants }, requests, "a fire per request")
+        XCTAssertEqual(summary.total("debounce timer: arm, re-arm, cancel, fire"), try count("SELECT COUNT(*) FROM debounce_events WHERE run_id = 1"))
+        XCTAssertEqual(summary.total("debounce timer (armed → fired, re-armed or cancelled)"),
+                       try count("SELECT COUNT(*) FROM debounce_events WHERE run_id = 1 AND event IN ('arm', 'rearm')"))
         XCTAssertEqual(summary.total("underlines"), try count("SELECT COUNT(*) FROM underlines WHERE run_id = 1"))
         XCTAssertEqual(summary.total("underline verdicts"),
                        try count("SELECT COUNT(*) FROM underlines WHERE run_id = 1 AND (confirmed_ns IS NOT NULL OR outcome = 'retracted')"))
@@ -122,6 +128,47 @@ final class PerfettoTraceTests: XCTestCase {
         XCTAssertEqual(summary.flows.count, keys + requests + underlines)
         try checkKeyChain(summary, store)
         try checkUnderlinePath(summary, store)
+        try checkTimer(try Self.decode(tracePath, events: "debounce timer"), store)
+    }
+
+    /// The timer as its records say: a slice per arming from its arm or re-arm to the record
+    /// that ended it, an instant per record, and each request's flow from the edit that armed
+    /// the timer last, through that arming, to the request, at the times the rows give.
+    private func checkTimer(_ summary: Summary, _ store: ReportStore) throws {
+        let rows = try store.database.query("""
+            SELECT time_ns, event, due_ns, key_index, request_id FROM debounce_events WHERE run_id = 1 ORDER BY seq
+            """)
+        XCTAssertEqual(Set(rows.map { $0[1] }), [.text("arm"), .text("rearm"), .text("fire"), .text("cancel")], "kills cancel the timer")
+        let events = try XCTUnwrap(summary.events)
+        let instants = events.filter { $0.end == nil }, slices = events.filter { $0.end != nil }
+        XCTAssertEqual(instants.map(\.ts), rows.map { $0[0].integerValueForTest })
+        XCTAssertEqual(instants.map(\.name), rows.map { row in
+            switch row[1] {
+            case .text("arm"): "arm"
+            case .text("rearm"): "re-arm"
+            case .text("cancel"): "cancel"
+            default: row[4] == .null ? "fire, text unchanged" : "fire → request"
+            }
+        })
+        let armings = rows.indices.filter { [.text("arm"), .text("rearm")].contains(rows[$0][1]) }
+        XCTAssertEqual(slices.count, armings.count)
+        for (slice, index) in zip(slices, armings) {
+            XCTAssertEqual(slice.ts, rows[index][0].integerValueForTest)
+            XCTAssertEqual(slice.end, rows[index + 1][0].integerValueForTest, "an arming ends at the next record")
+            XCTAssertEqual(slice.args["due_ns"], .int(rows[index][2].integerValueForTest))
+            XCTAssertEqual(slice.args["key_index"], rows[index][3] == .null ? nil : .int(rows[index][3].integerValueForTest))
+            XCTAssertEqual(slice.name.hasSuffix("→ fired"), rows[index + 1][1] == .text("fire"), slice.name)
+        }
+        // The first request: its timer's last arming, the key that made it, the request.
+        let fire = try XCTUnwrap(rows.firstIndex { $0[4] == .integer(0) })
+        let arming = try XCTUnwrap(armings.last { $0 < fire })
+        let sent = try store.database.query("SELECT sent_ns FROM requests WHERE run_id = 1 AND request_id = 0")[0][0]
+        let flow = try XCTUnwrap(summary.flows.first { $0.steps.last?.track == "cloud requests" && $0.steps.last?.args["request_id"] == .int(0) })
+        XCTAssertEqual(flow.steps.map(\.track), ["keys (touch → inserted)", "debounce timer (armed → fired, re-armed or cancelled)", "cloud requests"])
+        XCTAssertEqual(flow.steps[0].args["key_index"], .int(rows[arming][3].integerValueForTest))
+        XCTAssertEqual(flow.steps[1].ts, rows[arming][0].integerValueForTest)
+        XCTAssertEqual(flow.steps[2].ts, sent.integerValueForTest)
+        XCTAssertEqual(sent, rows[fire][0], "the request leaves when the timer fires")
     }
 
     /// The decoder is not a rubber stamp: a trace Perfetto would misread is refused, with
@@ -197,8 +244,9 @@ final class PerfettoTraceTests: XCTestCase {
     }
 
     /// Runs `Perfetto/decode_pftrace.py` on `path`: the decoded trace's summary.
-    static func decode(_ path: String) throws -> Summary {
-        try JSONDecoder().decode(Summary.self, from: try PythonScript.run("Perfetto/decode_pftrace.py", [path]))
+    /// With `events`, the summary lists the slices and instants of the tracks whose name starts with it.
+    static func decode(_ path: String, events: String? = nil) throws -> Summary {
+        try JSONDecoder().decode(Summary.self, from: try PythonScript.run("Perfetto/decode_pftrace.py", [path] + (events.map { ["--events", $0] } ?? [])))
     }
 }
 

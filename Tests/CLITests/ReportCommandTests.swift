@@ -18,8 +18,15 @@ final class ReportCommandTests: XCTestCase {
         let markdown = try runKeysim(["report", db])
         XCTAssertEqual(markdown.status, 0, markdown.stderr)
         XCTAssertTrue(markdown.stdout.hasPrefix("# keysim report\n"), markdown.stdout)
-        XCTAssertTrue(markdown.stdout.contains("### seed vs fixed-1s — default, 2 pairs"), markdown.stdout)
+        // The compact form: one summary table open, the comparison folded.
+        XCTAssertTrue(markdown.stdout.contains("| batch | policy / point | runs | key p99 (ms) | keys over budget | requests per 100 words"), markdown.stdout)
+        XCTAssertTrue(markdown.stdout.contains("<details><summary>Comparison: seed vs fixed-1s — default, 2 pairs, "), markdown.stdout)
+        XCTAssertFalse(markdown.stdout.contains("### seed vs fixed-1s"), "no section is open but the summary")
         XCTAssertFalse(markdown.stdout.contains("Touch boundaries"), "no touches, no section")
+        let full = try runKeysim(["report", db, "--format", "md-full"])
+        XCTAssertEqual(full.status, 0, full.stderr)
+        XCTAssertTrue(full.stdout.contains("### seed vs fixed-1s — default, 2 pairs"), full.stdout)
+        XCTAssertFalse(full.stdout.contains("<details>"), full.stdout)
 
         let html = try runKeysim(["report", db, "--format", "html", "--out", folder.path("r.html")])
         XCTAssertEqual(html.status, 0, html.stderr)
@@ -79,7 +86,7 @@ final class ReportCommandTests: XCTestCase {
         XCTAssertNotEqual(slow[6], "0", "the shift fixes some typos")
         XCTAssertNotEqual(slow[9], "–", "the slow predictor is late")
 
-        let markdown = try runKeysim(["report", db])
+        let markdown = try runKeysim(["report", db, "--format", "md-full"])
         XCTAssertEqual(markdown.status, 0, markdown.stderr)
         XCTAssertTrue(markdown.stdout.contains("""
             ## Touch boundaries
@@ -91,7 +98,7 @@ final class ReportCommandTests: XCTestCase {
 
             """), markdown.stdout)
 
-        let oneRun = try runKeysim(["report", db, "--run", "2"])
+        let oneRun = try runKeysim(["report", db, "--run", "2", "--format", "md-full"])
         XCTAssertEqual(oneRun.status, 0, oneRun.stderr)
         XCTAssertTrue(oneRun.stdout.contains("| \(slow.joined(separator: " | ")) |\n\n"), oneRun.stdout)
         XCTAssertFalse(oneRun.stdout.contains("| no-shift |"), oneRun.stdout)

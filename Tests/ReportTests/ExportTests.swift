@@ -40,6 +40,17 @@ final class ExportTests: XCTestCase {
         let keys = try String(contentsOfFile: folder.path("csv/keys.csv"), encoding: .utf8)
         let keyCount = try store.database.query("SELECT COUNT(*) FROM keys")[0][0].integerValue
         XCTAssertEqual(keys.split(separator: "\r\n").count, Int(keyCount) + 1)
+        // Internal tables stay out; index.csv says what each file holds, its rows and units.
+        XCTAssertFalse(names.contains("key_rows.csv") || names.contains("task_rows.csv") || names.contains("job_runs.csv"), "\(names.sorted())")
+        let indexLines = try String(contentsOfFile: folder.path("csv/index.csv"), encoding: .utf8).components(separatedBy: "\r\n")
+        XCTAssertEqual(indexLines[0], "file,kind,one_row_per,written_at,rows,units,about")
+        XCTAssertEqual(indexLines.count - 2, files.count - 1, "a line per file, and the header")
+        let keysLine = try XCTUnwrap(indexLines.first { $0.hasPrefix("keys.csv,") })
+        XCTAssertTrue(keysLine.hasPrefix("keys.csv,view,\"edit (key, backspace, paste, picked suggestion)\",,\(keyCount),"), keysLine)
+        XCTAssertTrue(keysLine.contains("latency_ns=ns"), keysLine)
+        let runCount = try store.database.query("SELECT COUNT(*) FROM runs")[0][0].integerValue
+        let runsLine = try XCTUnwrap(indexLines.first { $0.hasPrefix("runs.csv,table,") })
+        XCTAssertTrue(runsLine.contains(",\(runCount),"), runsLine)
 
         let withText = try CSVExporter().export(ExportSource(store, options: ExportOptions(includeText: true)), to: .folder(folder.path("csv-text")))
         XCTAssertEqual(withText.count, files.count)
@@ -51,21 +62,40 @@ final class ExportTests: XCTestCase {
         XCTAssertFalse(text.contains("secret password"))
         XCTAssertFalse(text.contains("hunter2"))
         let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
-        let tables = try XCTUnwrap(document["tables"] as? [String: [[String: Any]]])
+        let tables = try Self.rowObjects(document["tables"])
         XCTAssertEqual(tables["words_seen"]?.count, 3)
+        XCTAssertEqual(tables["words_seen"]?.last?["latency_ns"] as? Int, 1_000_000)
         XCTAssertEqual(tables["comparisons"]?.first?["label_b"] as? String, "fixed-1s")
         XCTAssertEqual(document["omitted_text_columns"] as? [String], ["words_seen.typed_text"])
         XCTAssertNotNil((document["views"] as? [String: Any])?["key_latency_per_run"])
+        // The index: what each holds, its rows and units; internal tables left out.
+        let index = try XCTUnwrap(document["index"] as? [[String: Any]])
+        let keysEntry = try XCTUnwrap(index.first { $0["name"] as? String == "keys" })
+        XCTAssertEqual(keysEntry["kind"] as? String, "view")
+        XCTAssertEqual(keysEntry["rows"] as? Int, Int(keyCount))
+        XCTAssertEqual((keysEntry["units"] as? [String: String])?["latency_ns"], "ns")
+        XCTAssertNil(tables["key_rows"], "the compact table is read through its views")
+        XCTAssertFalse(index.contains { $0["name"] as? String == "key_rows" })
 
         // One run: only its rows and its batch's.
         let runJSON = folder.path("run.json")
         try JSONExporter().write(ExportSource(store, options: ExportOptions(runID: 2)), to: try ReportOutput.file(runJSON))
         let run = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: runJSON))) as? [String: Any])
-        let runTables = try XCTUnwrap(run["tables"] as? [String: [[String: Any]]])
+        let runTables = try Self.rowObjects(run["tables"])
         XCTAssertEqual(runTables["runs"]?.count, 1)
         XCTAssertEqual(runTables["words_seen"]?.count, 1)
         XCTAssertEqual(runTables["batches"]?.count, 1)
         XCTAssertNil(runTables["metrics"], "tables of neither a run nor a batch are left out of a one-run export")
+    }
+
+    /// The JSON export's tables (`{"columns": [...], "data": [[row], …]}` each) as row objects.
+    static func rowObjects(_ group: Any?) throws -> [String: [[String: Any]]] {
+        let tables = try XCTUnwrap(group as? [String: [String: Any]])
+        return try tables.mapValues { table in
+            let columns = try XCTUnwrap(table["columns"] as? [String])
+            let data = try XCTUnwrap(table["data"] as? [[Any]])
+            return data.map { Dictionary(uniqueKeysWithValues: zip(columns, $0)) }
+        }
     }
 
     func testMarkdownSummarisesBatchesComparisonsAndSweeps() throws {
@@ -98,13 +128,17 @@ final class ExportTests: XCTestCase {
             XCTAssertFalse(html.contains(absent), "the page must not contain '\(absent)'")
         }
         XCTAssertTrue(html.contains("default-src 'none'"))
-        for fragment in ["Key latency, touch to inserted: cumulative distribution", "Key latency, touch to inserted: histogram",
+        for fragment in ["Key latency, touch to inserted: cumulative distribution", "Key latency, touch to inserted: tail, share above (log scale)",
                          "Cloud request round trip: cumulative distribution", "budget 10 ms", "Words seen latency: histogram",
                          "budget 8 ms", "Trade-off: cloud requests per 100 words against time to verdict (confirm or retract), mean (ms)", "not separable",
                          "seed vs fixed-1s"] {
             XCTAssertTrue(html.contains(fragment), "missing '\(fragment)'")
         }
-        XCTAssertEqual(html.components(separatedBy: "<svg").count - 1, 9, "CDF and histogram for 4 latency series, 1 sweep chart")
+        // Four batches: 6 per-batch charts (time to verdict p50, p95 and p99, verdict coverage,
+        // requests, cost against delay); CDF, tail
+        // and a histogram per batch for 3 latency series, and for words_seen (one batch has
+        // rows); the comparison's differences; 1 sweep chart.
+        XCTAssertEqual(html.components(separatedBy: "<svg").count - 1, 6 + 3 * (2 + 4) + (2 + 1) + 1 + 1)
         // Well-formed SVG: every chart parses as XML.
         var rest = Substring(html)
         while let start = rest.range(of: "<svg"), let end = rest.range(of: "</svg>", range: start.upperBound..<rest.endIndex) {
@@ -123,7 +157,8 @@ final class ExportTests: XCTestCase {
         let events = try XCTUnwrap(document["traceEvents"] as? [[String: Any]])
         let trackNames = events.filter { $0["name"] as? String == "thread_name" }
             .compactMap { ($0["args"] as? [String: Any])?["name"] as? String }
-        for track in ["main thread", "keys (touch → inserted)", "cloud requests", "debounce timer (armed → fired)", "budget violations"] {
+        for track in ["main thread", "keys (touch → inserted)", "cloud requests", "debounce timer (armed → fired, re-armed or cancelled)",
+                      "debounce timer: arm, re-arm, cancel, fire", "budget violations"] {
             XCTAssertTrue(trackNames.contains(track), "missing track \(track) in \(trackNames)")
         }
         let slices = events.filter { $0["ph"] as? String == "X" }
@@ -149,9 +184,13 @@ final class ExportTests: XCTestCase {
         XCTAssertEqual(firstKey, Double(firstTouch) / 1000)
         XCTAssertEqual((document["otherData"] as? [String: Any])?["run_id"] as? Int, 1)
 
-        // Instants: where each request's timer fired.
-        let fires = events.filter { $0["ph"] as? String == "i" && $0["cat"] as? String == "timer" }
-        XCTAssertEqual(fires.count, Int(try store.database.query("SELECT COUNT(*) FROM requests WHERE run_id = 1")[0][0].integerValue))
+        // The timer: an instant per record, a slice per arming; a fire that sent each request.
+        let timer = events.filter { $0["cat"] as? String == "timer" }
+        func count(_ sql: String) throws -> Int { Int(try store.database.query(sql)[0][0].integerValue) }
+        XCTAssertEqual(timer.filter { $0["ph"] as? String == "i" }.count, try count("SELECT COUNT(*) FROM debounce_events WHERE run_id = 1"))
+        XCTAssertEqual(timer.filter { $0["ph"] as? String == "X" }.count,
+                       try count("SELECT COUNT(*) FROM debounce_events WHERE run_id = 1 AND event IN ('arm', 'rearm')"))
+        XCTAssertEqual(timer.filter { $0["name"] as? String == "fire → request" }.count, try count("SELECT COUNT(*) FROM requests WHERE run_id = 1"))
         // Flows: each key's chain starts (`s`) at its key, passes (`t`) its tasks and ends
         // (`f`) at its last stage; every flow event sits at the start of a slice of its track
         // (so a viewer binds it there), and a flow runs forward in time.

@@ -4,7 +4,7 @@ import XCTest
 @testable import Report
 
 /// `docs/report-schema.md` holds sections generated from the declarations — the tables
-/// (`ReportSchema.tables`), the metrics (`RunMetric.all`) and the export formats
+/// (`ReportSchema.tables`), the views (`ReportSchema.views`), the metrics (`RunMetric.all`) and the export formats
 /// (`ExporterRegistry.standard`) — between marker comments. Each test fails when a section
 /// and its declarations disagree, and says how to write them again:
 ///
@@ -18,6 +18,18 @@ final class ReportDocsTests: XCTestCase {
 
     func testTheMetricsTableIsTheDefinitions() throws {
         try checkSection("metrics", RunMetric.catalogMarkdown)
+    }
+
+    func testTheViewsTableIsTheDeclarations() throws {
+        try checkSection("views", ReportSchema.viewsMarkdown)
+    }
+
+    /// Every view the schema creates is declared, in the order it is created, and no other.
+    func testEveryViewIsDeclared() throws {
+        let created = ReportSchema.viewsSQL.components(separatedBy: "CREATE VIEW IF NOT EXISTS ").dropFirst()
+            .map { String($0.prefix { $0 != " " }) }
+        XCTAssertEqual(Set(created), Set(ReportSchema.views.map(\.name)))
+        XCTAssertEqual(created.count, ReportSchema.views.count)
     }
 
     func testTheFormatsTableIsTheRegistry() throws {

@@ -32,6 +32,18 @@ enum Fixtures {
                        extraSpec: "\"parameters\":[\"debounce.otherwiseMs\"]")
     }
 
+    /// A report of both jobs in `folder` (`r.sqlite`): the comparison of seed and fixed-1s
+    /// (batches 1, 2) with `replications`, then the sweep over `sweepValues` (batches 3, …)
+    /// with `sweepReplications`; its path.
+    static func compareAndSweepReport(_ folder: ReportFolder, replications: Int = 2, sweepValues: [Double],
+                                      sweepReplications: Int) throws -> String {
+        let path = folder.path("r.sqlite")
+        _ = try JobRunner.run(try compareJob(replications: replications), shard: .whole, threads: 2, reportPath: path, busyTimeoutMs: 1000)
+        _ = try JobRunner.run(try sweepJob(values: sweepValues, replications: sweepReplications), shard: .whole, threads: 2,
+                              reportPath: path, busyTimeoutMs: 1000)
+        return path
+    }
+
     /// Every row of every table, the wall-clock columns left out, each table sorted: what
     /// two reports of the same inputs must share.
     static func rows(_ path: String) throws -> [String: [[SQLValue]]] { try allRows(path) }

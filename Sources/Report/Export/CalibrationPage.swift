@@ -66,7 +66,6 @@ public enum CalibrationPage {
         var chart = SVGChart(title: "\(c.target.name): cumulative distribution", xLabel: "milliseconds",
                              yLabel: "share at or below", xRange: 0...xMax, yRange: 0...1)
         chart.yAsPercent = true
-        chart.legendAtBottom = true
         let steps = 200
         let xs = (0...steps).map { xMax * Double($0) / Double(steps) }
         chart.marks.append(.line(points: xs.map { ($0, measured.cdf($0)) }, color: "#24292f", label: "measured"))
@@ -87,7 +86,6 @@ public enum CalibrationPage {
         let top = SVGChart.niceMaximum(Swift.max(points.map(\.x).max() ?? 1, points.map(\.y).filter(\.isFinite).max() ?? 1, 1e-3))
         var chart = SVGChart(title: "\(c.target.name): Q-Q plot of \(c.chosen.family.rawValue)", xLabel: "measured quantile (ms)",
                              yLabel: "fitted quantile (ms)", xRange: 0...top, yRange: 0...top)
-        chart.legendAtBottom = true
         chart.marks.append(.line(points: [(0, 0), (top, top)], color: "#8c959f", label: "y = x"))
         chart.marks.append(.points(points: points.filter { $0.y.isFinite }.map { ($0.x, Swift.min($0.y, top), "", false) },
                                    color: SVGChart.palette[0], label: "percentiles 0.5…99.5"))

@@ -8,7 +8,7 @@ public struct ExporterRegistry: Sendable {
 
     /// Every format keysim has. A new format is added here, once.
     public static let standard = ExporterRegistry([
-        MarkdownExporter(), CSVExporter(), JSONExporter(), HTMLExporter(), ChromeTraceExporter(), PerfettoExporter(),
+        MarkdownExporter(), MarkdownFullExporter(), CSVExporter(), JSONExporter(), HTMLExporter(), ChromeTraceExporter(), PerfettoExporter(),
     ])
 
     /// A registry of `exporters`, the default first.
@@ -53,7 +53,8 @@ public struct ExporterRegistry: Sendable {
 
     /// The formats table of `docs/report-schema.md`: name, what, where.
     public var formatsMarkdown: String {
-        var text = "```sh\nkeysim report DB [--format \(usageAlternatives)] [--run ID] [--out PATH] [--include-text]\n```\n\n"
+        var text = "```sh\nkeysim report DB [--format \(usageAlternatives)] [--batch ID|LABEL | --policy NAME | --comparison ID | --sweep ID | --run ID]\n"
+            + "              [--out PATH] [--include-text]\n```\n\n"
         text += "| format | what | where |\n| --- | --- | --- |\n"
         for (index, exporter) in exporters.enumerated() {
             let where_ = switch exporter.layout {

@@ -1,35 +1,93 @@
-/// `--format md`: a Markdown summary of a report, short enough to paste into a pull
-/// request: batches, key latency and cloud requests per batch, budget violations,
-/// comparisons and sweeps. The default format.
+/// `--format md`: a compact Markdown summary of a report for a pull request's comment: one
+/// table with a row per batch (what differs between policies), and every other table folded
+/// in a `<details>` block — batches, key latency, cloud requests, underlines, budget
+/// violations, each comparison and each sweep — which GitHub shows closed. The default
+/// format; `md-full` (`MarkdownFullExporter`) writes every table open.
 public struct MarkdownExporter: StreamExporter {
     public let name = "md"
     public let title = "Markdown"
     public let fileExtension = "md"
     public let scope = ExportScope.report
-    public let summary = "is a summary to paste into a pull request"
-    public let documentation = "a summary to paste into a pull request: batches, key latency and cloud requests per batch, budget "
-        + "violations, comparisons, sweeps; typing quality, touch boundaries and the extension's kills, language files and token "
-        + "when the report has them"
+    public let summary = "is a compact summary to paste into a pull request: one table, the rest folded"
+    public let documentation = "a compact summary for a pull request's comment: one table with a row per batch (key latency's p99 "
+        + "and share over budget, requests per 100 words, time to verdict, verdict coverage and cost when the report has them), "
+        + "every other table of `md-full` folded in a `<details>` block, a comparison's and a sweep's each in one; never longer than "
+        + "a GitHub comment (65,536 characters): blocks past it are named for `md-full`"
 
     /// The Markdown exporter.
     public init() {}
 
-    /// Writes the summary of the report (or of `--run`'s run) to `output`.
+    /// Writes the compact summary of the report (or of the selection) to `output`.
     public func write(_ source: ExportSource, to output: ReportOutput) throws {
-        try Self.write(ReportDigest(source.store, options: source.options), to: output)
-    }
-
-    /// Writes the summary of `digest` to `output`.
-    public static func write(_ digest: ReportDigest, to output: ReportOutput) throws {
-        try output.write(render(digest))
+        try output.write(Self.renderCompact(ReportDigest(source.store, options: source.options)))
         try output.finish()
     }
 
-    /// The Markdown text of `digest`.
-    public static func render(_ digest: ReportDigest) -> String {
+    /// The most characters a GitHub comment holds; the compact form stays under it.
+    public static let commentCharactersMax = 65_536
+
+    /// The compact Markdown of `digest`: the heading, the summary table, the rest folded —
+    /// as many folded blocks as fit in a pull request's comment (`commentCharactersMax`),
+    /// the others named in a last line that points to `md-full`.
+    public static func renderCompact(_ digest: ReportDigest) -> String {
+        var text = heading(digest)
+        text += "\n" + (digest.summary.rows.isEmpty ? "No runs.\n" : markdown(digest.summary))
+        var blocks: [(title: String, body: String)] = []
+        func fold(_ title: String, _ table: ReportDigest.Table) {
+            let rows = table.rows.count + table.omittedRows
+            blocks.append((escape(title) + " (\(rows) row\(rows == 1 ? "" : "s"))", markdown(table)))
+        }
+        fold("Batches", digest.batches)
+        fold("Key latency, touch to inserted (ms)", digest.keyLatency)
+        fold("Cloud requests", digest.requests)
+        if !digest.underlines.rows.isEmpty { fold("Underlines", digest.underlines) }
+        if !digest.typingQuality.rows.isEmpty { fold("Typing quality", digest.typingQuality) }
+        if !digest.touches.rows.isEmpty { fold("Touch boundaries", digest.touches) }
+        if !digest.violations.rows.isEmpty {
+            fold(digest.runID == nil ? "Budget violations" : "Worst budget violations", digest.violations)
+        }
+        if !digest.extensionLife.rows.isEmpty { fold("Extension: kills, language files, device token", digest.extensionLife) }
+        for comparison in digest.comparisons {
+            let significant = comparison.rows.filter { $0.pairs >= 2 && $0.significant }.count
+            blocks.append(("Comparison: \(escape(comparison.labelA)) vs \(escape(comparison.labelB)) — \(escape(comparison.scenarioName)), "
+                           + "\(comparison.pairs) pairs, \(significant) of \(comparison.rows.count) metrics differ", self.comparison(comparison, heading: false)))
+        }
+        for sweep in digest.sweeps {
+            blocks.append(("Sweep: \(escape(sweep.scenarioName)), \(sweep.parameters.map(escape).joined(separator: " × ")), "
+                           + "\(sweep.points.count) points, \(sweep.points.filter(\.onFront).count) on the Pareto front", self.sweep(sweep, heading: false)))
+        }
+        // Room kept for the line naming what was left out.
+        let room = commentCharactersMax - 2_000
+        var left: [String] = []
+        for block in blocks {
+            let folded = details(block.title, block.body)
+            if left.isEmpty && text.count + folded.count <= room { text += folded } else { left.append(block.title) }
+        }
+        if !left.isEmpty {
+            text += "\nLeft out to fit a pull request's comment (`--format md-full` has them): " + left.prefix(20).joined(separator: "; ")
+                + (left.count > 20 ? "; and \(left.count - 20) more" : "") + ".\n"
+        }
+        return text
+    }
+
+    /// The report's heading: its file, counts and versions, and what was selected.
+    static func heading(_ digest: ReportDigest) -> String {
         var text = "# keysim report\n\n"
         text += code(digest.path) + ": \(digest.batchCount) batch(es), \(digest.runCount) run(s); keysim \(KeysimVersion.current), report schema \(ReportSchema.version).\n"
         if let run = digest.runDescription { text += "\n" + escape(run).capitalizedFirst + ".\n" }
+        if let selected = digest.selectionDescription { text += "\nSelected: " + escape(selected) + ".\n" }
+        return text
+    }
+
+    /// A `<details>` block GitHub renders closed, `body` Markdown inside: the blank lines
+    /// around it let GitHub read it as Markdown rather than HTML.
+    static func details(_ summary: String, _ body: String) -> String {
+        "\n<details><summary>\(summary)</summary>\n\n\(body)\n</details>\n"
+    }
+
+    /// Every table of `digest`, open: the `md-full` form.
+    public static func render(_ digest: ReportDigest) -> String {
+        var text = heading(digest)
         text += section("Batches", digest.batches)
         text += section("Key latency, touch to inserted (ms)", digest.keyLatency)
         text += section("Cloud requests", digest.requests)
@@ -50,7 +108,7 @@ public struct MarkdownExporter: StreamExporter {
         return text
     }
 
-    static func comparison(_ comparison: Comparison) -> String {
+    static func comparison(_ comparison: Comparison, heading: Bool = true) -> String {
         var table = ReportDigest.Table(headers: ["metric", comparison.labelA + " (A)", comparison.labelB + " (B)", "difference (B − A)", comparison.intervalHeader, comparison.significanceHeader],
                                        numeric: [false, true, true, true, true, false], rows: [])
         for row in comparison.rows {
@@ -60,13 +118,13 @@ public struct MarkdownExporter: StreamExporter {
                                row.difference.map { Comparison.signed($0, d) } ?? "–", interval,
                                row.pairs < 2 ? "–" : (row.significant ? "**yes**" : "no")])
         }
-        return "\n### \(escape(comparison.labelA)) vs \(escape(comparison.labelB)) — \(escape(comparison.scenarioName)), \(comparison.pairs) pairs\n\n"
-            + markdown(table, cellsAreMarkdown: true)
+        let title = "\n### \(escape(comparison.labelA)) vs \(escape(comparison.labelB)) — \(escape(comparison.scenarioName)), \(comparison.pairs) pairs\n\n"
+        return (heading ? title : "") + markdown(table, cellsAreMarkdown: true)
     }
 
-    static func sweep(_ sweep: Sweep) -> String {
+    static func sweep(_ sweep: Sweep, heading: Bool = true) -> String {
         let table = ReportDigest.Table(headers: sweep.headers, numeric: sweep.numericColumns, rows: sweep.rows(empty: "–"))
-        var text = "\n### \(escape(sweep.scenarioName)): \(sweep.parameters.map(escape).joined(separator: " × ")), \(sweep.points.count) points\n\n"
+        var text = heading ? "\n### \(escape(sweep.scenarioName)): \(sweep.parameters.map(escape).joined(separator: " × ")), \(sweep.points.count) points\n\n" : ""
         text += markdown(table)
         // One paragraph per line: Markdown would run consecutive lines together.
         text += "\n" + sweep.legend().map(escape).joined(separator: "\n\n") + "\n"

@@ -1,12 +1,12 @@
 extension ReportDigest {
     /// Kills, language files and token rejections per batch (or for the selected run), only
     /// for batches where one of them happened; empty for reports without `extension_per_run`.
-    static func extensionTable(_ db: Database, runID: Int64?) throws -> Table {
+    static func extensionTable(_ db: Database, scope: Scope) throws -> Table {
         let headers = ["batch", "runs", "kills", "keys held", "peak (MB)", "downloads", "interrupted", "failed verification",
                        "corrupt loads", "wrong suggestions", "token rejections", "revoked", "token added (ms)"]
         let numeric = Array(repeating: true, count: headers.count)
         guard try db.tableExists("extension_per_run") else { return Table(headers: headers, numeric: numeric, rows: []) }
-        let filter = runID.map { "WHERE r.run_id = \($0)" } ?? ""
+        let filter = "WHERE " + scope.runs()
         let rows = try db.query("""
             SELECT r.batch_id, COUNT(*), SUM(e.kills), SUM(e.keys_held), MAX(e.peak_footprint_mb), SUM(e.downloads),
                    SUM(e.downloads_interrupted), SUM(e.verification_failures), SUM(e.corrupt_loads),

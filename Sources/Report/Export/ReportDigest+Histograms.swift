@@ -55,9 +55,9 @@ extension ReportDigest {
 
     /// The key-latency rows of batches that keep no key rows, from their histograms, in the
     /// columns of `key_latency_per_batch`.
-    static func keyLatencyRowsFromHistograms(_ db: Database, label: String, skipping shown: Set<String>) throws -> [[String]] {
+    static func keyLatencyRowsFromHistograms(_ db: Database, label: String, scope: Scope, skipping shown: Set<String>) throws -> [[String]] {
         var rows: [[String]] = []
-        for batch in try db.query("SELECT b.batch_id, b.scenario_name, \(label) FROM batches b ORDER BY b.batch_id") {
+        for batch in try db.query("SELECT b.batch_id, b.scenario_name, \(label) FROM batches b WHERE \(scope.batches("b.batch_id")) ORDER BY b.batch_id") {
             let id = batch[0].integerValue
             guard !shown.contains(String(id)),
                   let figures = try histogramFigures(db, metric: .key, meanMetric: RunMetric.keyLatencyMeanMs.name,
@@ -99,9 +99,10 @@ extension ReportDigest {
     /// for `runID`), of the batches (or the run) whose runs sent requests the report keeps no
     /// rows of: from `runs.requests`, the runs' metrics and their round-trip histograms.
     /// Keyed by the row's first cell (the batch or run id).
-    static func requestRowsFromRuns(_ db: Database, label: String, runID: Int64?) throws -> [String: [String]] {
+    static func requestRowsFromRuns(_ db: Database, label: String, scope: Scope) throws -> [String: [String]] {
+        let runID = scope.runID
         let rows = try runID.map { try db.query("SELECT run_id, '', '' FROM runs WHERE run_id = ?", [.integer($0)]) }
-            ?? db.query("SELECT b.batch_id, b.scenario_name, \(label) FROM batches b ORDER BY b.batch_id")
+            ?? db.query("SELECT b.batch_id, b.scenario_name, \(label) FROM batches b WHERE \(scope.batches("b.batch_id")) ORDER BY b.batch_id")
         var result: [String: [String]] = [:]
         for group in rows {
             let id = group[0].integerValue
@@ -136,9 +137,10 @@ extension ReportDigest {
     /// items went over: each budget's count over it (`budgets.over`) and the largest latency
     /// its histogram holds. In the columns of the batch violation table, or of the run's
     /// (budget, item, latency, budget, cause) with the count in place of an item.
-    static func violationRowsFromBudgets(_ db: Database, label: String, runID: Int64?) throws -> [[String]] {
+    static func violationRowsFromBudgets(_ db: Database, label: String, scope: Scope) throws -> [[String]] {
+        let runID = scope.runID
         let filter = runID.map { "r.run_id = \($0)" }
-            ?? "NOT EXISTS (SELECT 1 FROM budget_violations v JOIN runs rv USING (run_id) WHERE rv.batch_id = r.batch_id)"
+            ?? "NOT EXISTS (SELECT 1 FROM budget_violations v JOIN runs rv USING (run_id) WHERE rv.batch_id = r.batch_id) AND \(scope.runs())"
         let rows = try db.query("""
             SELECT r.batch_id, \(label), g.metric, SUM(g.over), MAX(g.limit_ns)
             FROM budgets g JOIN runs r USING (run_id) JOIN batches b ON b.batch_id = r.batch_id

@@ -3,13 +3,13 @@ extension ReportDigest {
     /// and caused, and how often and how late the next-letter prediction came, per batch
     /// (pooled over its runs) or for one run, from the `touches` table. Empty when no run
     /// decided a touch (a scenario without `typing.touch`).
-    static func touchTable(_ db: Database, runID: Int64?, label: String) throws -> Table {
+    static func touchTable(_ db: Database, scope: Scope, label: String) throws -> Table {
         let headers = ["batch", "policy / point", "runs", "touches", "typo rate, drawn", "typo rate, shifted",
                        "fixed by the shift", "caused by the shift", "predictions late", "mean late (ms)"]
         let numeric = [true, false] + Array(repeating: true, count: 8)
         let formats: [Format] = [.integer, .text, .integer, .integer, .percent2, .percent2, .integer, .integer, .percent2, .fixed1]
         guard try db.relationExists("touches") else { return Table(headers: headers, numeric: numeric, rows: []) }
-        let filter = runID.map { "WHERE t.run_id = \($0)" } ?? ""
+        let filter = "WHERE " + scope.runs()
         // Percentages keep two decimals, as `keysim run` prints them: typo rates are a few
         // percent and the shift moves them by tenths. Lateness is averaged over the late
         // touches only, also as `keysim run` prints it; NULL (shown as –) when none was late.

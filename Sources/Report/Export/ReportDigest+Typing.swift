@@ -2,12 +2,12 @@ extension ReportDigest {
     /// Keystroke savings, latency-adjusted keystroke savings and word prediction rate per
     /// batch (pooled over its runs), or for one run, from the `words` table. Empty when no
     /// run measured typing quality (the report of a scenario without a dictionary).
-    static func typingQualityTable(_ db: Database, runID: Int64?, label: String) throws -> Table {
+    static func typingQualityTable(_ db: Database, scope: Scope, label: String) throws -> Table {
         let headers = ["batch", "policy / point", "runs", "words", "keystrokes", "keystroke savings", "in time", "word prediction rate"]
         let numeric = [true, false, true, true, true, true, true, true]
         let formats: [Format] = [.integer, .text, .integer, .integer, .integer, .percent, .percent, .percent]
         guard try db.relationExists("words") else { return Table(headers: headers, numeric: numeric, rows: []) }
-        let filter = runID.map { "WHERE q.run_id = \($0)" } ?? ""
+        let filter = "WHERE " + scope.runs()
         return try table(db, headers: headers, numeric: numeric, sql: """
             SELECT b.batch_id, \(label), COUNT(*), SUM(q.words), SUM(q.keystrokes),
                    1.0 * SUM(q.keystrokes_saved) / SUM(q.keystrokes), 1.0 * SUM(q.keystrokes_saved_in_time) / SUM(q.keystrokes),

@@ -4,12 +4,12 @@ extension ReportDigest {
     /// cloud settled while they showed (verdict coverage, pooled over the runs), the cloud's own
     /// findings, precision and recall, and the seconds false local underlines stayed visible.
     /// Empty when no run underlined anything.
-    static func underlineTable(_ db: Database, runID: Int64?, label: String) throws -> Table {
+    static func underlineTable(_ db: Database, scope: Scope, label: String) throws -> Table {
         let headers = ["batch", "policy / point", "local", "confirmed", "retracted", "retracted share", "edited or dropped",
                        "verdict coverage (pooled)", "found by the cloud", "precision", "recall", "false underlines (s per 100 words, pooled)"]
         let numeric = [true, false, true, true, true, true, true, true, true, true, true, true]
         let formats: [Format] = [.integer, .text, .integer, .integer, .integer, .percent, .integer, .percent, .integer, .percent, .percent, .fixed1]
-        let filter = runID.map { "AND r.run_id = \($0)" } ?? ""
+        let filter = "AND " + scope.runs()
         return try table(db, headers: headers, numeric: numeric, sql: """
             WITH u AS (
                 SELECT u.*, r.batch_id FROM underlines u JOIN runs r USING (run_id) WHERE 1 = 1 \(filter)

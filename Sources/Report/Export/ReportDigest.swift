@@ -28,6 +28,9 @@ public struct ReportDigest: Sendable {
     public var runID: Int64?
     /// One line describing the selected run.
     public var runDescription: String?
+    /// What `keysim report` selected (`--batch`, `--policy`, `--comparison`, `--sweep`), as
+    /// one line; nil for the whole report or one run.
+    public var selectionDescription: String?
     /// The batches.
     public var batches: Table
     /// Key latency per batch (or for the run).
@@ -48,6 +51,10 @@ public struct ReportDigest: Sendable {
     public var underlines = Table(headers: [], numeric: [], rows: [])
     /// Touch-boundary figures per batch (or for the run); no rows when no touch was decided.
     public var touches = Table(headers: [], numeric: [], rows: [])
+    /// One row per batch (or the run) with what differs between policies: key latency's p99,
+    /// requests per 100 words, and the verdict and cost metrics the report has
+    /// (`summaryTable`); the compact Markdown's one table.
+    public var summary = Table(headers: [], numeric: [], rows: [])
 
     /// The most rows a digest table shows.
     public static let rowsMax = 100
@@ -62,21 +69,23 @@ public struct ReportDigest: Sendable {
         guard views.first?.first == .integer(2) else {
             throw ReportError(file: store.path, message: "the report lacks the summary views of this keysim (written by an earlier build); write it again with this keysim")
         }
-        runCount = Int(try db.query("SELECT COUNT(*) FROM runs")[0][0].integerValue)
-        batchCount = Int(try db.query("SELECT COUNT(*) FROM batches")[0][0].integerValue)
+        let scope = Scope(options)
+        selectionDescription = options.selection?.runID == nil ? options.selection?.summary : nil
+        runCount = Int(try db.query("SELECT COUNT(*) FROM runs r WHERE \(options.selection == nil ? "1 = 1" : scope.runs())")[0][0].integerValue)
+        batchCount = Int(try db.query("SELECT COUNT(*) FROM batches b WHERE \(options.selection == nil ? "1 = 1" : scope.batches("b.batch_id"))")[0][0].integerValue)
         let hasJobs = try db.tableExists("job_batches")
         let label = hasJobs ? "COALESCE((SELECT label FROM job_batches j WHERE j.batch_id = b.batch_id), b.policy, '')" : "COALESCE(b.policy, '')"
-        let batchFilter = options.runID.map { " WHERE b.batch_id = (SELECT batch_id FROM runs WHERE run_id = \($0))" } ?? ""
+        let batchFilter = " WHERE " + scope.batches("b.batch_id")
         batches = try Self.table(db, headers: ["batch", "command", "scenario", "policy / point", "seed", "runs", "scenario hash", "created"],
                                  numeric: [true, false, false, false, true, true, false, false], sql: """
             SELECT b.batch_id, b.command, b.scenario_name, \(label), b.seed,
                    (SELECT COUNT(*) FROM runs r WHERE r.batch_id = b.batch_id), substr(b.scenario_hash, 1, 12), b.created_at
             FROM batches b\(batchFilter) ORDER BY b.batch_id
             """)
-        typingQuality = try Self.typingQualityTable(db, runID: options.runID, label: label)
-        underlines = try Self.underlineTable(db, runID: options.runID, label: label)
-        touches = try Self.touchTable(db, runID: options.runID, label: label)
-        extensionLife = try Self.extensionTable(db, runID: options.runID)
+        typingQuality = try Self.typingQualityTable(db, scope: scope, label: label)
+        underlines = try Self.underlineTable(db, scope: scope, label: label)
+        touches = try Self.touchTable(db, scope: scope, label: label)
+        extensionLife = try Self.extensionTable(db, scope: scope)
         if let runID = options.runID {
             let run = try db.query("""
                 SELECT r.scenario_name, COALESCE(r.policy, ''), r.replication, r.trace_index, r.trace_path, r.seed, r.batch_id
@@ -103,25 +112,26 @@ public struct ReportDigest: Sendable {
                 SELECT budget, item_index, latency_ns / 1e6, budget_ns / 1e6, cause FROM budget_violations
                 WHERE run_id = \(runID) ORDER BY latency_ns DESC, budget, item_index
                 """, formats: [.text, .integer, .ms, .ms0, .text], limit: 20)
-            if let row = try Self.requestRowsFromRuns(db, label: label, runID: runID)[String(runID)] {
+            if let row = try Self.requestRowsFromRuns(db, label: label, scope: scope)[String(runID)] {
                 requests.rows = [row]
                 requests.note = Self.perRunNote
             }
             if violations.rows.isEmpty {
-                violations.rows = try Self.violationRowsFromBudgets(db, label: label, runID: runID)
+                violations.rows = try Self.violationRowsFromBudgets(db, label: label, scope: scope)
                 if !violations.rows.isEmpty { violations.note = Self.perRunNote }
             }
             comparisons = []
             sweeps = []
+            summary = try Self.summaryTable(db, scope: scope, label: label, keyLatency: keyLatency, requests: requests)
             return
         }
         runDescription = nil
         keyLatency = try Self.table(db, headers: ["batch", "scenario", "policy / point", "keys", "mean", "p50", "p95", "p99", "max", "budget", "over budget"],
                                     numeric: [true, false, false] + Array(repeating: true, count: 8), sql: """
             SELECT batch_id, scenario_name, label, count, mean_ms, p50_ms, p95_ms, p99_ms, max_ms, budget_ms, share_over_budget
-            FROM key_latency_per_batch ORDER BY batch_id
+            FROM key_latency_per_batch WHERE \(scope.batches("batch_id")) ORDER BY batch_id
             """, formats: [.integer, .text, .text, .integer, .ms, .ms, .ms, .ms, .ms, .ms0, .percent])
-        let fromHistograms = try Self.keyLatencyRowsFromHistograms(db, label: label, skipping: Set(keyLatency.rows.map { $0[0] }))
+        let fromHistograms = try Self.keyLatencyRowsFromHistograms(db, label: label, scope: scope, skipping: Set(keyLatency.rows.map { $0[0] }))
         if !fromHistograms.isEmpty {
             keyLatency.rows = (keyLatency.rows + fromHistograms).sorted { Int($0[0]) ?? 0 < Int($1[0]) ?? 0 }
             keyLatency.note = Self.histogramNote
@@ -130,9 +140,9 @@ public struct ReportDigest: Sendable {
                                   numeric: [true, false, false] + Array(repeating: true, count: 7), sql: """
             SELECT batch_id, scenario_name, label, runs, requests, requests_per_100_words, characters_sent, mean_round_trip_ms,
                    p95_round_trip_ms, max_round_trip_ms
-            FROM requests_per_batch ORDER BY batch_id
+            FROM requests_per_batch WHERE \(scope.batches("batch_id")) ORDER BY batch_id
             """, formats: [.integer, .text, .text, .integer, .integer, .fixed1, .integer, .ms0, .ms0, .ms0])
-        let requestsFromRuns = try Self.requestRowsFromRuns(db, label: label, runID: nil)
+        let requestsFromRuns = try Self.requestRowsFromRuns(db, label: label, scope: scope)
         if !requestsFromRuns.isEmpty {
             requests.rows = requests.rows.map { requestsFromRuns[$0[0]] ?? $0 }
             requests.note = Self.perRunNote
@@ -141,15 +151,20 @@ public struct ReportDigest: Sendable {
                                     numeric: [true, false, false, true, true, true], sql: """
             SELECT r.batch_id, \(label.replacingOccurrences(of: "b.", with: "bb.")), v.budget, COUNT(*), MAX(v.latency_ns) / 1e6, MAX(v.budget_ns) / 1e6
             FROM budget_violations v JOIN runs r USING (run_id) JOIN batches bb ON bb.batch_id = r.batch_id
-            GROUP BY r.batch_id, v.budget ORDER BY r.batch_id, v.budget
+            WHERE \(scope.runs()) GROUP BY r.batch_id, v.budget ORDER BY r.batch_id, v.budget
             """, formats: [.integer, .text, .text, .integer, .ms, .ms0])
-        let violationsFromBudgets = try Self.violationRowsFromBudgets(db, label: label, runID: nil)
+        let violationsFromBudgets = try Self.violationRowsFromBudgets(db, label: label, scope: scope)
         if !violationsFromBudgets.isEmpty {
             violations.rows = (violations.rows + violationsFromBudgets).sorted { Int($0[0]) ?? 0 < Int($1[0]) ?? 0 }
             violations.note = Self.perRunNote
         }
         comparisons = try Comparison.load(db)
         sweeps = try Sweep.load(db)
+        summary = try Self.summaryTable(db, scope: scope, label: label, keyLatency: keyLatency, requests: requests)
+        if let selection = options.selection {
+            comparisons = comparisons.filter { selection.comparisonIDs.contains($0.id) }
+            sweeps = sweeps.filter { selection.sweepIDs.contains($0.id) }
+        }
     }
 
     /// How a column's values are shown.

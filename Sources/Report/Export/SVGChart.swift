@@ -6,12 +6,27 @@ import Foundation
 struct SVGChart {
     /// What is drawn.
     enum Mark {
-        /// A polyline through the points, in data coordinates.
-        case line(points: [(x: Double, y: Double)], color: String, label: String)
+        /// A polyline through the points, in data coordinates; `dash` an SVG dash pattern.
+        case line(points: [(x: Double, y: Double)], color: String, label: String, dash: String? = nil)
         /// Bars from `x0` to `x1`, `y` high, drawn translucent so that series overlap legibly.
         case bars(bins: [(x0: Double, x1: Double, y: Double)], color: String, label: String)
-        /// Points; `emphasised` ones are drawn larger and labelled.
+        /// Points; `emphasised` ones are drawn larger and labelled (every one, with
+        /// `labelEveryPoint`).
         case points(points: [(x: Double, y: Double, label: String, emphasised: Bool)], color: String, label: String)
+        /// 95 % intervals drawn as whiskers: horizontal from `x.lower` to `x.upper` and
+        /// vertical from `y.lower` to `y.upper` through (`x.mid`, `y.mid`).
+        case whiskers(intervals: [(x: Interval, y: Interval)], color: String)
+    }
+
+    /// A value and its interval, in data coordinates.
+    struct Interval {
+        var lower: Double
+        var mid: Double
+        var upper: Double
+        /// A point with no interval.
+        init(_ value: Double) { (lower, mid, upper) = (value, value, value) }
+        /// `mid` ± `halfWidth`.
+        init(_ mid: Double, halfWidth: Double) { (lower, self.mid, upper) = (mid - halfWidth, mid, mid + halfWidth) }
     }
 
     var title: String
@@ -23,22 +38,41 @@ struct SVGChart {
     /// Vertical lines at data x, with a label (budgets).
     var verticalLines: [(x: Double, label: String)] = []
     var yAsPercent = false
-    /// Whether the legend sits at the bottom right of the plot rather than the top right
-    /// (a CDF fills the top right).
-    var legendAtBottom = false
+    /// Whether the y axis is logarithmic (decades); its range must be positive.
+    var yLog = false
+    /// Whether every point of a `.points` mark is labelled where its label fits, not only
+    /// the emphasised ones.
+    var labelEveryPoint = false
     var width = 640.0
+    /// The height of the plot and its axes; the legend, below them, adds to it.
     var height = 300.0
 
     private let left = 64.0, right = 16.0, top = 28.0, bottom = 46.0
 
-    /// The colours of successive series: distinguishable, and legible on white.
-    static let palette = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2"]
+    /// The colours of successive series: distinguishable, and legible on white. Past the
+    /// last, `dash(_:)` draws lines dashed so that every series stays told apart.
+    static let palette = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2",
+                          "#7f7f7f", "#bcbd22", "#393b79", "#637939"]
+
+    /// The colour of the `index`th series.
+    static func color(_ index: Int) -> String { palette[index % palette.count] }
+
+    /// The dash pattern of the `index`th series: solid for the first round of colours.
+    static func dash(_ index: Int) -> String? { index < palette.count ? nil : ["6 3", "2 2", "8 3 2 3"][(index / palette.count - 1) % 3] }
 
     func render() -> String {
         let plotWidth = width - left - right, plotHeight = height - top - bottom
         func sx(_ x: Double) -> Double { left + (x - xRange.lowerBound) / span(xRange) * plotWidth }
-        func sy(_ y: Double) -> Double { top + plotHeight - (y - yRange.lowerBound) / span(yRange) * plotHeight }
-        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(n(width)) \(n(height))\" width=\"\(n(width))\" height=\"\(n(height))\" role=\"img\" aria-label=\"\(escape(title))\">"
+        func sy(_ y: Double) -> Double {
+            if yLog {
+                let low = log10(yRange.lowerBound), high = log10(yRange.upperBound)
+                return top + plotHeight - (log10(max(y, yRange.lowerBound)) - low) / (high > low ? high - low : 1) * plotHeight
+            }
+            return top + plotHeight - (y - yRange.lowerBound) / span(yRange) * plotHeight
+        }
+        let legend = legendLayout(plotWidth: plotWidth)
+        let fullHeight = height + legend.height
+        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(n(width)) \(n(fullHeight))\" width=\"\(n(width))\" height=\"\(n(fullHeight))\" role=\"img\" aria-label=\"\(escape(title))\">"
         svg += "<title>\(escape(title))</title>"
         svg += "<text x=\"\(n(left))\" y=\"16\" class=\"chart-title\">\(escape(title))</text>"
         // Grid and ticks.
@@ -47,10 +81,10 @@ struct SVGChart {
             svg += "<line x1=\"\(n(x))\" y1=\"\(n(top))\" x2=\"\(n(x))\" y2=\"\(n(top + plotHeight))\" class=\"grid\"/>"
             svg += "<text x=\"\(n(x))\" y=\"\(n(top + plotHeight + 16))\" text-anchor=\"middle\" class=\"tick\">\(Self.tickText(tick))</text>"
         }
-        for tick in Self.ticks(yRange) {
+        for tick in yLog ? Self.decades(yRange) : Self.ticks(yRange) {
             let y = sy(tick)
             svg += "<line x1=\"\(n(left))\" y1=\"\(n(y))\" x2=\"\(n(left + plotWidth))\" y2=\"\(n(y))\" class=\"grid\"/>"
-            let text = yAsPercent ? Self.tickText(tick * 100) + "%" : Self.tickText(tick)
+            let text = yAsPercent ? Self.percentText(tick) : Self.tickText(tick)
             svg += "<text x=\"\(n(left - 6))\" y=\"\(n(y + 4))\" text-anchor=\"end\" class=\"tick\">\(text)</text>"
         }
         svg += "<rect x=\"\(n(left))\" y=\"\(n(top))\" width=\"\(n(plotWidth))\" height=\"\(n(plotHeight))\" class=\"frame\"/>"
@@ -67,11 +101,28 @@ struct SVGChart {
                     svg += "<rect x=\"\(n(x0))\" y=\"\(n(y))\" width=\"\(n(max(x1 - x0, 0.5)))\" height=\"\(n(top + plotHeight - y))\"/>"
                 }
                 svg += "</g>"
-            case .line(let points, let color, let label):
+            case .line(let points, let color, let label, let dash):
                 let clipped = points.filter { xRange.contains($0.x) }
                 guard !clipped.isEmpty else { continue }
                 let path = clipped.map { "\(n(sx($0.x))),\(n(sy(min(max($0.y, yRange.lowerBound), yRange.upperBound))))" }.joined(separator: " ")
-                svg += "<polyline points=\"\(path)\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"1.8\"><title>\(escape(label))</title></polyline>"
+                let dashed = dash.map { " stroke-dasharray=\"\($0)\"" } ?? ""
+                svg += "<polyline points=\"\(path)\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"1.8\"\(dashed)><title>\(escape(label))</title></polyline>"
+            case .whiskers(let intervals, let color):
+                svg += "<g stroke=\"\(color)\" stroke-width=\"1.2\">"
+                for interval in intervals {
+                    let (x, y) = (sx(interval.x.mid), sy(interval.y.mid))
+                    if interval.x.upper > interval.x.lower {
+                        let (x0, x1) = (sx(max(interval.x.lower, xRange.lowerBound)), sx(min(interval.x.upper, xRange.upperBound)))
+                        svg += "<line x1=\"\(n(x0))\" y1=\"\(n(y))\" x2=\"\(n(x1))\" y2=\"\(n(y))\"/>"
+                        svg += "<line x1=\"\(n(x0))\" y1=\"\(n(y - 3))\" x2=\"\(n(x0))\" y2=\"\(n(y + 3))\"/><line x1=\"\(n(x1))\" y1=\"\(n(y - 3))\" x2=\"\(n(x1))\" y2=\"\(n(y + 3))\"/>"
+                    }
+                    if interval.y.upper > interval.y.lower {
+                        let (y0, y1) = (sy(max(interval.y.lower, yRange.lowerBound)), sy(min(interval.y.upper, yRange.upperBound)))
+                        svg += "<line x1=\"\(n(x))\" y1=\"\(n(y0))\" x2=\"\(n(x))\" y2=\"\(n(y1))\"/>"
+                        svg += "<line x1=\"\(n(x - 3))\" y1=\"\(n(y0))\" x2=\"\(n(x + 3))\" y2=\"\(n(y0))\"/><line x1=\"\(n(x - 3))\" y1=\"\(n(y1))\" x2=\"\(n(x + 3))\" y2=\"\(n(y1))\"/>"
+                    }
+                }
+                svg += "</g>"
             case .points(let points, let color, let label):
                 svg += "<g fill=\"\(color)\"><title>\(escape(label))</title>"
                 // Labels go beside their point where they overlap no other label; a label
@@ -80,13 +131,15 @@ struct SVGChart {
                 for point in points {
                     let x = sx(point.x), y = sy(point.y)
                     svg += "<circle cx=\"\(n(x))\" cy=\"\(n(y))\" r=\"\(point.emphasised ? 5 : 3)\"\(point.emphasised ? "" : " fill-opacity=\"0.45\"")><title>\(escape(point.label))</title></circle>"
-                    guard point.emphasised else { continue }
+                    guard point.emphasised || labelEveryPoint else { continue }
                     let textWidth = Double(point.label.count) * 5.6, textHeight = 11.0
                     let candidates: [(x: Double, y: Double, anchor: String)] = [
                         (x + 7, y - 6, "start"), (x + 7, y + 14, "start"), (x - 7, y - 6, "end"), (x - 7, y + 14, "end"),
+                        (x, y - 9, "middle"), (x, y + 18, "middle"),
                     ]
                     for candidate in candidates {
-                        let x0 = candidate.anchor == "start" ? candidate.x : candidate.x - textWidth
+                        let x0 = candidate.anchor == "start" ? candidate.x : candidate.anchor == "end" ? candidate.x - textWidth
+                            : candidate.x - textWidth / 2
                         let box = (x0: x0, y0: candidate.y - textHeight, x1: x0 + textWidth, y1: candidate.y + 2)
                         let inside = box.x0 >= left && box.x1 <= left + plotWidth && box.y0 >= top && box.y1 <= top + plotHeight
                         let free = !placed.contains { $0.x0 < box.x1 && box.x0 < $0.x1 && $0.y0 < box.y1 && box.y0 < $0.y1 }
@@ -104,21 +157,17 @@ struct SVGChart {
             svg += "<line x1=\"\(n(x))\" y1=\"\(n(top))\" x2=\"\(n(x))\" y2=\"\(n(top + plotHeight))\" class=\"budget\"/>"
             svg += "<text x=\"\(n(x - 4))\" y=\"\(n(top + 12))\" text-anchor=\"end\" class=\"budget-label\">\(escape(line.label))</text>"
         }
-        // Legend, inside the plot at the right.
-        let labelled = marks.filter { mark in
-            switch mark { case .line(_, _, let l), .bars(_, _, let l), .points(_, _, let l): !l.isEmpty }
-        }
-        var legendY = legendAtBottom ? top + plotHeight - 8 - Double(labelled.count - 1) * 15 : top + 14
-        for mark in labelled {
-            let (color, label): (String, String)
-            switch mark {
-            case .line(_, let c, let l), .bars(_, let c, let l), .points(_, let c, let l): (color, label) = (c, l)
+        // Legend, below the plot in columns: clear of the lines and the budget labels.
+        for (index, item) in legend.items.enumerated() {
+            let column = index / legend.rows, row = index % legend.rows
+            let x = left + Double(column) * legend.columnWidth, y = height + Double(row) * 15 + 4
+            if item.isLine {
+                let dash = item.dash.map { " stroke-dasharray=\"\($0)\"" } ?? ""
+                svg += "<line x1=\"\(n(x))\" y1=\"\(n(y - 4))\" x2=\"\(n(x + 16))\" y2=\"\(n(y - 4))\" stroke=\"\(item.color)\" stroke-width=\"2.5\"\(dash)/>"
+            } else {
+                svg += "<rect x=\"\(n(x + 3))\" y=\"\(n(y - 9))\" width=\"10\" height=\"10\" fill=\"\(item.color)\"/>"
             }
-            guard !label.isEmpty else { continue }
-            let x = left + plotWidth - 8
-            svg += "<rect x=\"\(n(x - 10))\" y=\"\(n(legendY - 9))\" width=\"10\" height=\"10\" fill=\"\(color)\"/>"
-            svg += "<text x=\"\(n(x - 14))\" y=\"\(n(legendY))\" text-anchor=\"end\" class=\"legend\">\(escape(label))</text>"
-            legendY += 15
+            svg += "<text x=\"\(n(x + 20))\" y=\"\(n(y))\" class=\"legend\">\(escape(item.label))</text>"
         }
         return svg + "</svg>"
     }

@@ -65,8 +65,11 @@ extension ReportStore {
 
 /// What an export includes.
 public struct ExportOptions: Sendable, Equatable {
-    /// Only this run (and its batch's rows), when set.
+    /// Only this run (and its batch's rows), when set; the run a timeline draws.
     public var runID: Int64?
+    /// The batches, comparison, sweep or run selected (`keysim report --batch` …); nil for the
+    /// whole report, or for `runID` alone.
+    public var selection: ReportSelection?
     /// Whether columns holding typed text are included (they are left out by default).
     public var includeText: Bool
 
@@ -128,9 +131,28 @@ public enum ReportInspector {
     }
 
     /// Whether `relation` has rows to export under `options`: with a run selected, only
-    /// relations keyed by run or batch do.
+    /// relations keyed by run or batch do; with a selection, those keyed by what it selects
+    /// (runs, batches, comparisons, sweeps, jobs, and for `--policy` the per-policy views).
     public static func isExported(_ relation: ReportRelation, _ options: ExportOptions) -> Bool {
-        options.runID == nil || relation.isPerRun || relation.isPerBatch
+        if let selection = options.selection { return selectionCondition(relation, selection) != nil }
+        return options.runID == nil || relation.isPerRun || relation.isPerBatch
+    }
+
+    /// The SQL condition that keeps the rows of `relation` that `selection` selects, by the
+    /// first key column it has — `run_id`, `comparison_id`, `sweep_id`, `batch_id`, `job_id`
+    /// (a sweep's points by their sweep, a job's batches by batch) — or `policy` for
+    /// `--policy`; nil when it has none of them, or the selection none of what it is keyed
+    /// by (a one-batch export holds no comparison): nothing of it is exported.
+    static func selectionCondition(_ relation: ReportRelation, _ selection: ReportSelection) -> String? {
+        let columns = Set(relation.columns)
+        if columns.contains("run_id") { return selection.runCondition("run_id") }
+        func among(_ column: String, _ ids: [Int64]) -> String? { ids.isEmpty ? nil : "\(column) IN (\(ReportSelection.list(ids)))" }
+        if columns.contains("comparison_id") { return among("comparison_id", selection.comparisonIDs) }
+        if columns.contains("sweep_id") { return among("sweep_id", selection.sweepIDs) }
+        if columns.contains("batch_id") { return selection.batchCondition("batch_id") }
+        if columns.contains("job_id") { return among("job_id", selection.jobIDs) }
+        if columns.contains("policy"), let policy = selection.policy { return "policy = \(literal(policy))" }
+        return nil
     }
 
     /// A statement that reads the exported columns of `relation` in a stable order (its
@@ -139,7 +161,9 @@ public enum ReportInspector {
     public static func select(_ database: Database, _ relation: ReportRelation, _ options: ExportOptions) throws -> Statement {
         let columns = exportedColumns(relation, options).map(quoted).joined(separator: ", ")
         var sql = "SELECT \(columns.isEmpty ? "NULL" : columns) FROM \(quoted(relation.name))"
-        if let runID = options.runID {
+        if let selection = options.selection {
+            sql += " WHERE " + (selectionCondition(relation, selection) ?? "0")
+        } else if let runID = options.runID {
             if relation.isPerRun {
                 sql += " WHERE run_id = \(runID)"
             } else if relation.isPerBatch {
@@ -173,6 +197,11 @@ public enum ReportInspector {
             let known = range[0] == .null ? "the report has no runs" : "runs are \(range[0].integerValue)…\(range[1].integerValue)"
             throw ReportError(file: path, message: "no run \(runID); \(known)")
         }
+    }
+
+    /// `text` as an SQL string literal.
+    static func literal(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
     }
 
     /// `name` as a quoted SQL identifier.

@@ -14,6 +14,7 @@ struct RunRowWriter {
     var fixRows: BulkInsert
     var taskRows: BulkInsert
     var executorRows: BulkInsert
+    var debounceRows: BulkInsert
     var touchRows: BulkInsert
     var wordRows: BulkInsert
     var histogramRows: BulkInsert
@@ -35,6 +36,7 @@ struct RunRowWriter {
         fixRows = BulkInsert(database, ReportTables.fixes.table, rowsPerStatement: 1)
         taskRows = BulkInsert(database, ReportTables.taskRows.table)
         executorRows = BulkInsert(database, ReportTables.taskExecutors.table)
+        debounceRows = BulkInsert(database, ReportTables.debounceEvents.table)
         touchRows = BulkInsert(database, ReportTables.touches.table)
         wordRows = BulkInsert(database, ReportTables.words.table)
         histogramRows = BulkInsert(database, ReportTables.latencyHistograms.table)
@@ -68,6 +70,7 @@ struct RunRowWriter {
         if keeps(requestRows.table) { try writeRequests(observations.requests, runID: runID) }
         if keeps(fixRows.table) { try writeFixes(observations.fixes, runID: runID) }
         if keeps(taskRows.table) { try writeTasks(observations.tasks, threads: scenario.keyboard.threads.map(\.name), runID: runID) }
+        if keeps(debounceRows.table) { try writeDebounceEvents(observations.debounceEvents, runID: runID) }
         if keeps(dictationRows.table) { try writeDictations(observations.dictations, runID: runID) }
         if keeps(sessionRows.table) { try writeSessions(observations.dictationSessions, runID: runID) }
         if keeps(touchRows.table) { try writeTouches(observations.touches, runID: runID) }

@@ -43,7 +43,8 @@ extension KeyboardSimulation {
             break
         }
         let picked = if case .key(let key, _) = source, case .suggestion = key.edit { true } else { false }
-        cloud.edited(picked: picked, io: &io)
+        let keyIndex: Int? = if case .key(let key, _) = source { key.index } else { nil }
+        cloud.edited(picked: picked, keyIndex: keyIndex, io: &io, sink: &sink)
         guard case .key(let key, _) = source else { return }
         if io.text.endsToken { apply(process.wordFinished(io: &io, sink: &sink), into: &sink) }
         touch.edited(key.edit, keyIndex: key.index, io: &io)

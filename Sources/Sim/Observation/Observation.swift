@@ -25,6 +25,8 @@ public enum Observation: Sendable, Equatable {
     case touch(TouchObservation)
     /// The extension's memory, kills, language files and device token.
     indirect case extensionLifecycle(ExtensionObservation)
+    /// An arm, re-arm, cancel or fire of the debounce timer.
+    case debounce(DebounceObservation)
 }
 
 /// Receives observations as they happen.
@@ -38,12 +40,15 @@ public protocol ObservationSink {
     mutating func recordKey(_ key: KeyObservation)
     /// Takes a suggestion record, as `recordTask(_:)` does.
     mutating func recordSuggestion(_ suggestion: SuggestionObservation)
+    /// Takes a debounce-timer record, as `recordTask(_:)` does (about one per key).
+    mutating func recordDebounce(_ event: DebounceObservation)
 }
 
 extension ObservationSink {
     public mutating func recordTask(_ task: TaskObservation) { record(.task(task)) }
     public mutating func recordKey(_ key: KeyObservation) { record(.key(key)) }
     public mutating func recordSuggestion(_ suggestion: SuggestionObservation) { record(.suggestion(suggestion)) }
+    public mutating func recordDebounce(_ event: DebounceObservation) { record(.debounce(event)) }
 }
 
 /// Collects observations in memory, in arrival order.
@@ -66,7 +71,9 @@ public struct ObservationBuffer: ObservationSink, Sendable {
     public var dictationSessions: [DictationSessionRecord] = []
     /// Touches decided by the touch model, in the order they were decided.
     public var touches = RecordList<TouchObservation>()
-    /// Whether to keep task records (they are the bulk of a timeline).
+    /// The debounce timer's arms, re-arms, cancels and fires, in order (kept with the tasks).
+    public var debounceEvents: [DebounceObservation] = []
+    /// Whether to keep task and debounce-timer records (they are the bulk of a timeline).
     public var keepsTasks: Bool
     /// Memory, kills, downloads, loads and token rejections.
     public var extensionRecords = ExtensionRecords()
@@ -85,6 +92,7 @@ public struct ObservationBuffer: ObservationSink, Sendable {
     @inline(__always) public mutating func recordTask(_ task: TaskObservation) { if keepsTasks { tasks.append(task) } }
     @inline(__always) public mutating func recordKey(_ key: KeyObservation) { keys.append(key) }
     @inline(__always) public mutating func recordSuggestion(_ suggestion: SuggestionObservation) { suggestions.append(suggestion) }
+    @inline(__always) public mutating func recordDebounce(_ event: DebounceObservation) { if keepsTasks { debounceEvents.append(event) } }
 
     /// Appends the record to its list.
     public mutating func record(_ observation: Observation) {
@@ -99,6 +107,7 @@ public struct ObservationBuffer: ObservationSink, Sendable {
         case .dictation(.session(let record)): dictationSessions.append(record)
         case .touch(let touch): touches.append(touch)
         case .extensionLifecycle(let record): extensionRecords.record(record)
+        case .debounce(let event): recordDebounce(event)
         }
     }
 }

@@ -3,7 +3,10 @@
 Perfetto's trace processor reads track events; prints a JSON summary for the Swift test
 (Tests/CLITests/PerfettoTraceTests.swift) to assert against the report's rows.
 
-    python3 decode_pftrace.py TRACE.pftrace > summary.json
+    python3 decode_pftrace.py TRACE.pftrace [--events PREFIX] > summary.json
+
+With --events, the summary also lists every slice and instant (time, end, name, args) of the
+tracks whose name starts with PREFIX, in the order they begin.
 
 Exit status 0 with the summary on standard output; 1 with every problem found on standard
 error; 2 when the `perfetto` package (pip install perfetto) is missing.
@@ -58,7 +61,7 @@ def annotation_value(annotation):
     return getattr(annotation, kind) if kind else None
 
 
-def main(path):
+def main(path, events_prefix=None):
     data = open(path, "rb").read()
     trace = pb.Trace()
     trace.ParseFromString(data)
@@ -74,6 +77,7 @@ def main(path):
     tracks = {}          # uuid -> summary
     stacks = {}          # uuid -> open slices
     flows = {}           # flow id -> steps
+    listed = []          # events of the tracks --events names
     terminated = set()
     sequence = None
     last_ts = 0
@@ -146,7 +150,7 @@ def main(path):
             if not stacks[event.track_uuid]:
                 problems.append(where + ": a slice end on track %s with no open slice" % track["name"])
             else:
-                stacks[event.track_uuid].pop()
+                stacks[event.track_uuid].pop()["end"] = packet.timestamp
             continue
         if event.type not in (TrackEvent.TYPE_SLICE_BEGIN, TrackEvent.TYPE_INSTANT):
             problems.append(where + ": unexpected event type %d" % event.type)
@@ -154,6 +158,8 @@ def main(path):
         record = {"track": track["name"], "ts": packet.timestamp, "name": names.get(event.name_iid),
                   "category": [categories.get(iid) for iid in event.category_iids], "args": args,
                   "instant": event.type == TrackEvent.TYPE_INSTANT}
+        if events_prefix is not None and track["name"].startswith(events_prefix):
+            listed.append(record)
         if event.type == TrackEvent.TYPE_SLICE_BEGIN:
             track["slices"] += 1
             stacks[event.track_uuid].append(record)
@@ -184,13 +190,15 @@ def main(path):
         "tracks": sorted(tracks.values(), key=lambda track: track["uuid"]),
         "flows": [{"id": flow_id, "steps": steps} for flow_id, steps in sorted(flows.items())],
     }
+    if events_prefix is not None:
+        summary["events"] = listed
     json.dump(summary, sys.stdout, ensure_ascii=False)
     sys.stdout.write("\n")
     return 0
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        sys.stderr.write("usage: decode_pftrace.py TRACE.pftrace\n")
+    if len(sys.argv) not in (2, 4) or (len(sys.argv) == 4 and sys.argv[2] != "--events"):
+        sys.stderr.write("usage: decode_pftrace.py TRACE.pftrace [--events PREFIX]\n")
         sys.exit(2)
-    sys.exit(main(sys.argv[1]))
+    sys.exit(main(sys.argv[1], sys.argv[3] if len(sys.argv) == 4 else None))

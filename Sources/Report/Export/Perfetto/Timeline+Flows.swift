@@ -66,26 +66,6 @@ extension Timeline {
         link(chains)
     }
 
-    /// Each request's path: the last edit to land before it left (the one that armed the
-    /// timer that sent it) → the debounce timer → the request.
-    private func requestChains(_ db: Database, keys: [[SQLValue]]) throws -> [Chain] {
-        guard try db.relationExists("requests") else { return [] }
-        let landed = keys.map { (insertedNs: $0[2].integerValue, index: $0[0].integerValue) }.sorted { ($0.insertedNs, $0.index) < ($1.insertedNs, $1.index) }
-        let requests = try db.query("SELECT request_id, sent_ns FROM requests WHERE run_id = ? AND sent_ns IS NOT NULL ORDER BY request_id",
-                                    [.integer(runID)])
-        return requests.map { row in
-            let requestID = row[0].integerValue, sentNs = row[1].integerValue
-            // The last edit landed at or before the send: binary search over landing times.
-            var low = 0, high = landed.count
-            while low < high {
-                let middle = (low + high) / 2
-                if landed[middle].insertedNs <= sentNs { low = middle + 1 } else { high = middle }
-            }
-            let edit: [Link] = low > 0 ? [.key(landed[low - 1].index)] : []
-            return Chain(name: "edit → debounce → request", links: edit + [.debounce(requestID), .request(requestID)])
-        }
-    }
-
     /// Each underline's path. A local one: the key that finished its word → the check of the
     /// word → the chip drawn → the underline → the request whose answer confirmed or
     /// retracted it → the verdict. One the cloud found: the request whose answer found it →

@@ -79,7 +79,7 @@ extension Timeline {
             let slices = try intervalSlices(db, source: source, relation: relation, start: start, end: end, runID: runID, options: options)
             timeline.tracks.append(Track(name: source.track, kind: .async, slices: slices))
             if source.table == "requests" {
-                timeline.tracks.append(Track(name: "debounce timer (armed → fired)", kind: .async, slices: try debounceSlices(db, runID: runID)))
+                timeline.tracks += try debounceTracks(db, runID: runID)
             }
             if source.table == "underlines" {
                 timeline.tracks.append(Track(name: "underline verdicts", kind: .async, slices: try verdictInstants(db, runID: runID)))
@@ -163,31 +163,6 @@ extension Timeline {
             }
             slices.append(Slice(startNs: startNs, endNs: max(startNs, endNs), name: row.string(at: 2) ?? source.category,
                                 category: source.category, args: args, link: row.isNull(at: 3) ? nil : link))
-        }
-        return slices
-    }
-
-    /// The debounce timer that sent each request, from the edit that last armed it (the last
-    /// edit to land before the request left) to the moment it fired, and an instant where it
-    /// fired. The report records requests and their trigger, not the timer's arms, re-arms
-    /// and cancels, so the timer is drawn from the edits and the sends.
-    private static func debounceSlices(_ db: Database, runID: Int64) throws -> [Slice] {
-        guard try db.relationExists("keys") else { return [] }
-        let rows = try db.query("""
-            SELECT q.request_id, q."trigger", q.sent_ns,
-                   (SELECT MAX(k.inserted_ns) FROM keys k WHERE k.run_id = q.run_id AND k.inserted_ns <= q.sent_ns)
-            FROM requests q WHERE q.run_id = ? ORDER BY q.request_id
-            """, [.integer(runID)])
-        var slices: [Slice] = []
-        for row in rows {
-            guard case .integer(let sent) = row[2] else { continue }
-            let requestID = row[0].integerValue, trigger = row[1].textValue
-            let args = [Arg(name: "request_id", value: .integer(requestID)), Arg(name: "trigger", value: .text(trigger))]
-            if case .integer(let armed) = row[3] {
-                slices.append(Slice(startNs: armed, endNs: sent, name: "debounce (\(trigger))", category: "timer",
-                                    args: args + [Arg(name: "delay_ns", value: .integer(sent - armed))], link: .debounce(requestID)))
-            }
-            slices.append(Slice(startNs: sent, endNs: sent, name: "fired (\(trigger))", category: "timer", args: args, isInstant: true))
         }
         return slices
     }

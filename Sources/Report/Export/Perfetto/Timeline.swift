@@ -19,7 +19,7 @@ struct Timeline {
         case key(Int64)
         /// A task run by an executor (`tasks.task_id`).
         case task(Int64)
-        /// The debounce timer that sent a request, armed to fired (`requests.request_id`).
+        /// The arming of the debounce timer that fired and sent a request (`requests.request_id`).
         case debounce(Int64)
         /// A cloud request in flight (`requests.request_id`).
         case request(Int64)

@@ -17,7 +17,7 @@ public enum ReportSchema {
 
     private static let declaredTables: [ReportTable] = ([
         ReportTables.batches, ReportTables.runs, ReportTables.threads,
-        ReportTables.keyRows, ReportTables.taskExecutors, ReportTables.taskRows,
+        ReportTables.keyRows, ReportTables.taskExecutors, ReportTables.taskRows, ReportTables.debounceEvents,
         ReportTables.underlines, ReportTables.requests, ReportTables.fixes,
         ReportTables.dictations, ReportTables.dictationSessions,
         ReportTables.budgets, ReportTables.budgetViolations, ReportTables.latencyHistograms,
@@ -42,9 +42,12 @@ public enum ReportSchema {
     public static var lookupTables: Set<String> { Set(tables.filter { $0.role != .data }.map(\.name)) }
 
     /// Creates whatever of the schema `database` lacks. Writers call this inside their
-    /// transaction, so a report made before the job and analysis tables existed gains them.
+    /// transaction, so a report made before a table existed (the job and analysis tables,
+    /// `debounce_events`) gains it; the tables it had are left as they are.
     static func ensureAnalysisTables(_ database: Database) throws(SQLiteError) {
-        if try !database.tableExists(ReportTables.sweepPoints.table.name) {
+        let present = try database.query("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name IN ("
+                                          + tables.map { "'\($0.name)'" }.joined(separator: ", ") + ")")
+        if present.first?.first != .integer(Int64(tables.count)) {
             try database.execute(createSQL)
         }
     }

@@ -35,6 +35,7 @@ extension ReportTable {
             text += " Read through the view\(readThrough.count == 1 ? "" : "s") " + readThrough.map { "`\($0)`" }.joined(separator: ", ") + "."
         }
         if let note { text += " " + note }
+        if !isUserFacing { text += " Not in the CSV and JSON exports." }
         for index in indexes {
             text += " \(index.isUnique ? "Unique index" : "Index") `\(index.name)` on ("
                 + index.columns.map { "`\($0)`" }.joined(separator: ", ") + "): \(index.doc)."

@@ -26,6 +26,10 @@ public struct ReportTable: Sendable {
     public let readThrough: [String]
     /// More about the table, for the docs; nil for none.
     public let note: String?
+    /// Whether the CSV and JSON exports write it: its rows mean something to a reader as they
+    /// are stored. Lookups of codes, compact tables read through their views and keysim's own
+    /// bookkeeping are left out (their views, or the tables they serve, are exported).
+    public let isUserFacing: Bool
     /// The declaration it came from, so that a column handle is only ever bound to its
     /// own table's inserter.
     let declaration: ObjectIdentifier

@@ -64,7 +64,7 @@ extension ReportTables {
             workItem = t.column("work_item", "its index in the job's work list")
             table = t.table(primaryKey: [runID], indexes: [
                 ("job_runs_by_item", [jobID, workItem], true, "a job's runs in order; unique, so a work item is never written twice"),
-            ])
+            ], userFacing: false)
         }
     }
 

@@ -111,10 +111,11 @@ struct ReportTableBuilder {
     ///   - indexes: its indexes beyond the key: name, columns, unique, what reads it.
     ///   - retention: the detail levels at which runs write into it.
     ///   - readThrough: the views that read it as the tables it replaced.
+    ///   - userFacing: whether CSV and JSON export it; by default a data table read as itself.
     func table(primaryKey: [any TableColumnHandle], withoutRowID: Bool = false,
                indexes: [(name: String, columns: [any TableColumnHandle], unique: Bool, doc: String)] = [],
                retention: RowRetention = .always, role: ReportTable.Role = .data, readThrough: [String] = [],
-               note: String? = nil) -> ReportTable {
+               note: String? = nil, userFacing: Bool? = nil) -> ReportTable {
         let rowIDs = columns.filter(\.isAssignedRowID)
         precondition(rowIDs.isEmpty || (primaryKey.count == 1 && columns[Int(primaryKey[0].index)].isAssignedRowID),
                      "\(name): a RowID column is the table's whole primary key")
@@ -124,6 +125,7 @@ struct ReportTableBuilder {
             withoutRowID: withoutRowID,
             indexes: indexes.map { ReportIndex(name: $0.name, columns: $0.columns.map { columns[Int($0.index)].name },
                                                isUnique: $0.unique, doc: $0.doc) },
-            retention: retention, role: role, readThrough: readThrough, note: note, declaration: declaration)
+            retention: retention, role: role, readThrough: readThrough, note: note,
+            isUserFacing: userFacing ?? (role == .data && readThrough.isEmpty), declaration: declaration)
     }
 }

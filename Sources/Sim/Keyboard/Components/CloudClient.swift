@@ -61,9 +61,12 @@ struct CloudClient: KeyboardComponent {
     let verdicts: CloudVerdicts
     private let debouncePolicy: DebouncePolicy
     private var debouncer: Debouncer
-    private var debounceTimer = SimTimer()
+    private(set) var debounceTimer = SimTimer()
     /// The trigger the armed debounce timer will send for.
     private var armedTrigger: RequestTrigger?
+    /// The edit that last armed the debounce timer (its key; nil for dictated text or a fix)
+    /// and its trigger, which the timer's cancel or fire record names.
+    var arming: (keyIndex: Int?, trigger: RequestTrigger)?
     /// The text as the cloud has seen it (or will, from the requests in flight).
     var view = CloudView()
     /// The field being typed in, counted from 0.
@@ -102,7 +105,8 @@ struct CloudClient: KeyboardComponent {
     /// debounce policy arms its timer or sends at once. An edit that lands while the keyboard
     /// is hidden (its key was touched before the hide) follows `cloud.whenHidden`, as if it
     /// had landed before the hide: `cancel` arms and sends nothing, `send` sends at once.
-    mutating func edited(picked: Bool, io: inout KeyboardIO) {
+    /// `keyIndex`: the key whose edit landed (nil for dictated text or an applied fix).
+    mutating func edited<Sink: ObservationSink>(picked: Bool, keyIndex: Int?, io: inout KeyboardIO, sink: inout Sink) {
         pickedWord = picked ? io.text.unfinishedWordRange : nil
         if hidden && whenHidden == .cancel { return }
         // Only what the policy reads is computed: each is a look at the end of the text.
@@ -111,11 +115,13 @@ struct CloudClient: KeyboardComponent {
                                       endedSentence: boundaries && io.text.justEndedSentence,
                                       endedWord: boundaries && io.text.endsWord)
         if let (time, trigger) = decision.arm {
+            let rearmed = debounceTimer.isArmed(in: io.engine)
             debounceTimer.arm(.cloud(.debounceFired(trigger)), at: time, in: &io.engine)
             armedTrigger = trigger
+            recordArming(rearmed: rearmed, due: time, trigger: trigger, keyIndex: keyIndex, now: io.now, sink: &sink)
         }
         if let trigger = decision.sendNow { sendIfChanged(trigger, io: &io) }
-        if hidden && whenHidden == .send { fireArmedTimer(io: &io) }
+        if hidden && whenHidden == .send { fireArmedTimer(io: &io, sink: &sink) }
     }
 
     /// The text changed (`io.text.lastEdit`): the cloud's view marks it changed, and the
@@ -168,8 +174,9 @@ struct CloudClient: KeyboardComponent {
         case .keep:
             break
         case .send:
-            fireArmedTimer(io: &io)
+            fireArmedTimer(io: &io, sink: &sink)
         case .cancel:
+            recordCancel(io: io, sink: &sink)
             debounceTimer.cancel(in: &io.engine)
             debouncer = debouncer.startingOver()
             attempts.removeAll()
@@ -181,10 +188,12 @@ struct CloudClient: KeyboardComponent {
     }
 
     /// The armed debounce timer, if any, fires now.
-    private mutating func fireArmedTimer(io: inout KeyboardIO) {
-        guard debounceTimer.isArmed(in: io.engine), let trigger = armedTrigger else { return }
+    private mutating func fireArmedTimer<Sink: ObservationSink>(io: inout KeyboardIO, sink: inout Sink) {
+        guard debounceTimer.isArmed(in: io.engine), let trigger = armedTrigger, let due = debounceTimer.fireTime(in: io.engine) else { return }
         debounceTimer.cancel(in: &io.engine)
+        let sent = requestsSent
         if let send = debouncer.timerFired(at: io.now, trigger: trigger) { sendIfChanged(send, io: &io) }
+        recordFire(due: due, trigger: trigger, sentFrom: sent, now: io.now, sink: &sink)
     }
 
     // MARK: - Events
@@ -193,7 +202,9 @@ struct CloudClient: KeyboardComponent {
     mutating func handle<Sink: ObservationSink>(_ event: Event, at now: SimTime, io: inout KeyboardIO, sink: inout Sink) -> Request? {
         switch event {
         case .debounceFired(let trigger):
+            let sent = requestsSent
             if let send = debouncer.timerFired(at: now, trigger: trigger) { sendIfChanged(send, io: &io) }
+            recordFire(due: now, trigger: trigger, sentFrom: sent, now: now, sink: &sink)
         case .attemptEnded(let attempt):
             return endAttempt(attempt, io: &io, sink: &sink)
         case .attemptTimedOut(let attempt):
@@ -252,6 +263,7 @@ struct CloudClient: KeyboardComponent {
             let request = requests.removeValue(forKey: id)!
             giveUp(request, outcome: .killed, io: &io, sink: &sink)
         }
+        recordCancel(io: io, sink: &sink)
         debounceTimer.cancel(in: &io.engine)
         armedTrigger = nil
         pickedWord = nil
