@@ -21,7 +21,8 @@ extension KeyboardSimulation {
     ///    (older queued jobs superseded, a lookup submitted);
     /// 3. a key or dictated text: the underlines (chips follow, a finished word goes to the
     ///    local checker) — a fix was applied by the underlines, which followed it then;
-    /// 4. the debounce (arms its timer or sends);
+    /// 4. the debounce (arms its timer or sends; a request sent is dispatched at once,
+    ///    `dispatchCloudRequests`);
     /// 5. a key: the caches grow with a finished word (which may kill the extension), and
     ///    the touch model's next prediction starts.
     ///
@@ -44,6 +45,7 @@ extension KeyboardSimulation {
         }
         let picked = if case .key(let key, _) = source, case .suggestion = key.edit { true } else { false }
         cloud.edited(picked: picked, io: &io)
+        dispatchCloudRequests()
         guard case .key(let key, _) = source else { return }
         if io.text.endsToken { apply(process.wordFinished(io: &io, sink: &sink), into: &sink) }
         touch.edited(key.edit, keyIndex: key.index, io: &io)
