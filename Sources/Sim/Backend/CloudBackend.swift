@@ -4,10 +4,12 @@
 ///
 /// A backend that can decide at once (the private one: one user, infinite replicas) says
 /// so in the receipt, with the instant its reply leaves; one that queues (a shared, finite
-/// backend) answers `.later` and delivers `BackendReply`s when it has them: through `wake`
-/// when it runs inside one keyboard's simulation (the router calls it at `nextWake`), or
-/// through `KeyboardSimulation.deliver` when something outside runs it. The client treats
-/// both the same. `docs/architecture.md` ("Add a backend model") is the recipe.
+/// backend) answers `.later` and delivers `BackendReply`s when it has them — service began
+/// (billed from then on), then served or refused: through `wake` when it runs inside one
+/// keyboard's simulation (the router calls it at `nextWake`), or through
+/// `KeyboardSimulation.deliver` when something outside runs it. The client treats both the
+/// same. An attempt the client gives up before its service begins is `abandon`ed and never
+/// billed; one whose service began is billed, as providers bill. `docs/architecture.md` ("Add a backend model") is the recipe.
 public protocol CloudBackend: Sendable {
     /// An attempt reaches the backend at `arrival` (no earlier than the simulated time now).
     mutating func submit(_ request: BackendRequest, arrivingAt arrival: SimTime) -> BackendReceipt
@@ -75,16 +77,45 @@ public enum BackendReceipt: Sendable, Equatable {
     case later
 }
 
-/// A reply a backend delivers later.
+/// A message a backend that decides later sends about an attempt: its service began (the
+/// provider bills it from then on, whatever the keyboard does), or it is over.
 public struct BackendReply: Sendable, Equatable {
-    /// The attempt it answers.
+    /// The attempt it is about.
     public var id: BackendAttemptID
-    /// What came of it.
-    public var outcome: BackendOutcome
+    /// What it says.
+    public var message: Message
     /// Creates a reply.
-    public init(id: BackendAttemptID, outcome: BackendOutcome) {
+    public init(id: BackendAttemptID, message: Message) {
         self.id = id
-        self.outcome = outcome
+        self.message = message
+    }
+
+    /// What a reply says.
+    public enum Message: Sendable, Equatable {
+        /// Service began: the attempt is billed `bill` (sent before `finished`; a backend that
+        /// serves at once may leave it out, its `finished` answer carrying the bill).
+        case started(BackendBill)
+        /// It is over: served or refused.
+        case finished(BackendOutcome)
+    }
+}
+
+/// What a served attempt is billed.
+public struct BackendBill: Sendable, Equatable {
+    /// Input tokens (the cached ones included).
+    public var inputTokens: Int
+    /// Input tokens read from the prompt cache.
+    public var cachedTokens: Int
+    /// Output tokens.
+    public var outputTokens: Int
+    /// What they cost, picodollars.
+    public var costPicoUSD: Int64
+    /// Creates a bill.
+    public init(inputTokens: Int, cachedTokens: Int, outputTokens: Int, costPicoUSD: Int64) {
+        self.inputTokens = inputTokens
+        self.cachedTokens = cachedTokens
+        self.outputTokens = outputTokens
+        self.costPicoUSD = costPicoUSD
     }
 }
 
@@ -104,24 +135,14 @@ public struct BackendService: Sendable, Equatable {
     public var firstToken: SimDuration
     /// Time spent waiting in a queue before service began (part of `service`).
     public var queueWait: SimDuration
-    /// Input tokens billed (the cached ones included).
-    public var inputTokens: Int
-    /// Input tokens read from the prompt cache.
-    public var cachedTokens: Int
-    /// Output tokens billed.
-    public var outputTokens: Int
-    /// What it cost, picodollars.
-    public var costPicoUSD: Int64
+    /// What it was billed.
+    public var bill: BackendBill
     /// Creates a service record.
-    public init(service: SimDuration, firstToken: SimDuration, queueWait: SimDuration, inputTokens: Int, cachedTokens: Int,
-                outputTokens: Int, costPicoUSD: Int64) {
+    public init(service: SimDuration, firstToken: SimDuration, queueWait: SimDuration, bill: BackendBill) {
         self.service = service
         self.firstToken = firstToken
         self.queueWait = queueWait
-        self.inputTokens = inputTokens
-        self.cachedTokens = cachedTokens
-        self.outputTokens = outputTokens
-        self.costPicoUSD = costPicoUSD
+        self.bill = bill
     }
 }
 

@@ -89,8 +89,9 @@ public struct PrivateBackend: CloudBackend {
             firstToken = service
         }
         let cost = config.pricing.costPicoUSD(freshInput: fresh, cacheWritten: written, cached: cached, output: request.outputTokens)
-        return BackendService(service: service, firstToken: firstToken, queueWait: .zero, inputTokens: request.inputTokens,
-                              cachedTokens: cached, outputTokens: request.outputTokens, costPicoUSD: cost)
+        return BackendService(service: service, firstToken: firstToken, queueWait: .zero,
+                              bill: BackendBill(inputTokens: request.inputTokens, cachedTokens: cached, outputTokens: request.outputTokens,
+                                                costPicoUSD: cost))
     }
 
     /// Checks the buckets' levels.

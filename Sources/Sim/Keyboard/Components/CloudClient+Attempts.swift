@@ -52,7 +52,7 @@ extension CloudClient {
         switch receipt {
         case .decided(let outcome, let repliesAt):
             attempt.outcome = outcome
-            bill(outcome, request: id)
+            if case .served(let service) = outcome { add(service.bill, request: id) }
             let end = repliesAt + downlink
             if !lost && end - io.now <= network.timeout {
                 io.schedule(.cloud(.attemptEnded(attempt: attemptID)), at: end)
@@ -76,14 +76,24 @@ extension CloudClient {
                               cacheableTokens: tokenConfig.systemPromptTokens, outputTokens: request.outputTokens)
     }
 
-    /// A backend that decides later replied: the reply crosses the network back, unless it
-    /// is lost or comes after the attempt's timeout. A served attempt is billed whatever the
-    /// keyboard made of it since.
+    /// A backend that decides later sent a message about an attempt: its service began (the
+    /// request is billed), or it is over (the reply crosses the network back, unless it is
+    /// lost or comes after the attempt's timeout).
     mutating func received(_ reply: BackendReply, io: inout KeyboardIO) {
         precondition(reply.id.user == user && reply.id.session == session, "a reply reaches the session that sent it")
         guard var attempt = attempts[reply.id.attempt], attempt.outcome == nil, requests[attempt.request] != nil else { return }
-        attempt.outcome = reply.outcome
-        bill(reply.outcome, request: attempt.request)
+        let outcome: BackendOutcome
+        switch reply.message {
+        case .started(let bill):
+            if !attempt.billed { add(bill, request: attempt.request) }
+            attempt.billed = true
+            attempts[reply.id.attempt] = attempt
+            return
+        case .finished(let finished):
+            outcome = finished
+        }
+        attempt.outcome = outcome
+        if !attempt.billed, case .served(let service) = outcome { add(service.bill, request: attempt.request) }
         let end = io.now + attempt.downlink
         if attempt.answers && end - attempt.started <= network.timeout {
             if let timeout = attempt.timeout { io.engine.cancel(timeout) }
@@ -95,12 +105,11 @@ extension CloudClient {
     }
 
     /// A served attempt's bill goes on its request.
-    private mutating func bill(_ outcome: BackendOutcome, request id: Int) {
-        guard case .served(let service) = outcome else { return }
-        requests[id]!.billed.inputTokens += service.inputTokens
-        requests[id]!.billed.cachedTokens += service.cachedTokens
-        requests[id]!.billed.outputTokens += service.outputTokens
-        requests[id]!.billed.costPicoUSD += service.costPicoUSD
+    private mutating func add(_ bill: BackendBill, request id: Int) {
+        requests[id]!.billed.inputTokens += bill.inputTokens
+        requests[id]!.billed.cachedTokens += bill.cachedTokens
+        requests[id]!.billed.outputTokens += bill.outputTokens
+        requests[id]!.billed.costPicoUSD += bill.costPicoUSD
     }
 
     /// An attempt ended: the request it answered, or a retry or failure when it brought none.

@@ -86,6 +86,8 @@ struct CloudClient: KeyboardComponent {
         var answers: Bool
         /// The timeout of an attempt the backend decides later.
         var timeout: TimerHandle?
+        /// Whether the backend said its service began (and so billed it).
+        var billed = false
 
         /// The backend's service time of a served attempt.
         var service: SimDuration {
