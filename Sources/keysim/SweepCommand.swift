@@ -90,8 +90,13 @@ struct SweepCommand: JobCommand {
                                               label: "keysim sweep")
         for index in batches.indices { batches[index].scenario.replications = resolved.replications }
         let first = batches[0].scenario
-        let parameters = "\"parameters\":[" + swept.map { JSONText.quoted($0.path) }.joined(separator: ",") + "]"
-        let sweepJob = try Job(command: "sweep", batches: batches, seed: first.seed, replications: first.replications, extraSpec: parameters)
+        var parameters = JSONWriter.objectMembers()
+        parameters.key("parameters")
+        parameters.beginArray()
+        for parameter in swept { parameters.string(parameter.path) }
+        parameters.endArray()
+        let sweepJob = try Job(command: "sweep", batches: batches, seed: first.seed, replications: first.replications,
+                               extraSpec: parameters.text)
         let outcome = try job.run(sweepJob, command: "sweep", shard: shard, report: report)
 
         let policyNote = policy.map { ", policy \($0)" } ?? ""

@@ -106,51 +106,67 @@ extension TraceCommand {
     }
 
     static func statsJSON(_ path: String, _ s: TraceStatistics) -> String {
-        var members: [(String, String)] = [
-            ("schema", jsonString("keysim.trace-stats")),
-            ("schemaVersion", "\(JSONOutput.schemaVersion)"),
-            ("file", jsonString(path)),
-            ("name", s.header.name.map(jsonString) ?? "null"),
-            ("language", jsonString(s.header.language)),
-            ("events", "\(s.eventCount)"),
-            ("eventsByType", "{" + zip(TraceEvent.Kind.wireNames, s.countsByType).filter { $0.1 > 0 }
-                .map { "\(jsonString($0.0)):\($0.1)" }.joined(separator: ",") + "}"),
-            ("durationMs", jsonMilliseconds(s.durationNanos)),
-            ("words", "\(s.words)"),
-            ("sentences", "\(s.sentences)"),
-            ("characters", "\(s.characters)"),
-            ("fields", "\(s.fieldCount)"),
-            ("keyTaps", "\(s.keyTaps)"),
-            ("backspaceTaps", "\(s.backspaceTaps)"),
-            ("netCharacters", "\(s.netCharacters)"),
-            ("typingMs", jsonMilliseconds(s.typingNanos)),
-            ("wordsPerMinute", s.wordsPerMinute.map { String(format: "%.2f", $0) } ?? "null"),
-            ("backspaceRate", s.backspaceRate.map { String(format: "%.4f", $0) } ?? "null"),
-            ("interKeyIntervals", "\(s.intervals.count)"),
-        ]
-        let values = s.intervals.percentiles(statsPercentiles)
-        for (p, value) in zip(statsPercentiles, values) {
-            members.append(("interKeyP\(Int(p))Ms", value.map(jsonMilliseconds) ?? "null"))
+        // The trace's own escaping (U+2028 and U+2029 as themselves), as this document always had.
+        var json = JSONWriter(escapesLineSeparators: false)
+        func fixed(_ value: Double?, _ digits: Int) {
+            if let value { json.raw(JSONWriter.fixed(value, fractionDigits: digits)) } else { json.null() }
+        }
+        func milliseconds(_ nanos: Int64?) {
+            if let nanos { json.milliseconds(nanoseconds: nanos) } else { json.null() }
+        }
+        json.beginObject()
+        json.key("schema"); json.string("keysim.trace-stats")
+        json.key("schemaVersion"); json.integer(JSONOutput.schemaVersion)
+        json.key("file"); json.string(path)
+        json.key("name"); if let name = s.header.name { json.string(name) } else { json.null() }
+        json.key("language"); json.string(s.header.language)
+        json.key("events"); json.integer(s.eventCount)
+        json.key("eventsByType")
+        json.beginObject()
+        for (type, count) in zip(TraceEvent.Kind.wireNames, s.countsByType) where count > 0 {
+            json.key(type); json.integer(count)
+        }
+        json.endObject()
+        json.key("durationMs"); milliseconds(s.durationNanos)
+        for (name, count) in [("words", s.words), ("sentences", s.sentences), ("characters", s.characters),
+                              ("fields", s.fieldCount), ("keyTaps", s.keyTaps), ("backspaceTaps", s.backspaceTaps),
+                              ("netCharacters", s.netCharacters)] {
+            json.key(name); json.integer(count)
+        }
+        json.key("typingMs"); milliseconds(s.typingNanos)
+        json.key("wordsPerMinute"); fixed(s.wordsPerMinute, 2)
+        json.key("backspaceRate"); fixed(s.backspaceRate, 4)
+        json.key("interKeyIntervals"); json.integer(s.intervals.count)
+        for (p, value) in zip(statsPercentiles, s.intervals.percentiles(statsPercentiles)) {
+            json.key("interKeyP\(Int(p))Ms"); milliseconds(value)
         }
         let gaps = s.gapsPer100Words
         for (index, name) in ["400ms", "1s", "2s"].enumerated() {
-            members.append(("gapsOver\(name)", "\(s.gapCounts[index])"))
-            members.append(("gapsOver\(name)Per100Words", gaps.map { String(format: "%.2f", $0[index]) } ?? "null"))
+            json.key("gapsOver\(name)"); json.integer(s.gapCounts[index])
+            json.key("gapsOver\(name)Per100Words"); fixed(gaps?[index], 2)
         }
-        members.append(("longestGapMs", jsonMilliseconds(s.longestGapNanos)))
-        members.append(("wordErrorsLeft", "\(s.wordErrorsLeft)"))
-        members.append(("intendedWordsCompared", "\(s.intendedWordsCompared)"))
-        members.append(("wordErrorRate", s.wordErrorRate.map { String(format: "%.4f", $0) } ?? "null"))
-        members.append(("characterErrorRate", s.characterErrorRate.map { String(format: "%.4f", $0) } ?? "null"))
-        members.append(("dictations", "\(s.dictationCount)"))
-        members.append(("dictationMs", jsonMilliseconds(s.dictationNanos)))
+        json.key("longestGapMs"); milliseconds(s.longestGapNanos)
+        json.key("wordErrorsLeft"); json.integer(s.wordErrorsLeft)
+        json.key("intendedWordsCompared"); json.integer(s.intendedWordsCompared)
+        json.key("wordErrorRate"); fixed(s.wordErrorRate, 4)
+        json.key("characterErrorRate"); fixed(s.characterErrorRate, 4)
+        json.key("dictations"); json.integer(s.dictationCount)
+        json.key("dictationMs"); milliseconds(s.dictationNanos)
         // Measured costs by kind (how many, and their median), for traces that have them.
         if !s.measuredNanosByKind.isEmpty {
-            members.append(("measured", "{" + s.measuredNanosByKind.map { kind, durations in
-                "\(jsonString(kind)):{\"count\":\(durations.count),\"medianMs\":\(TraceStatistics.milliseconds(median: durations))}"
-            }.joined(separator: ",") + "}"))
+            json.key("measured")
+            json.beginObject()
+            for (kind, durations) in s.measuredNanosByKind {
+                json.key(kind)
+                json.beginObject()
+                json.key("count"); json.integer(durations.count)
+                json.key("medianMs"); json.raw(TraceStatistics.milliseconds(median: durations))
+                json.endObject()
+            }
+            json.endObject()
         }
-        return "{" + members.map { "\(jsonString($0.0)):\($0.1)" }.joined(separator: ",") + "}"
+        json.endObject()
+        return json.text
     }
 
     /// "12.5 / 4.1 / 1.2 per 100 words over 400 ms / 1 s / 2 s (30, 10, 3), longest 8.2 s".
@@ -169,10 +185,6 @@ extension TraceCommand {
         return text
     }
 
-    static func jsonMilliseconds(_ nanos: Int64) -> String {
-        TraceLineEncoder.millisecondsText(nanoseconds: nanos)
-    }
-
-    /// A JSON string literal with the escapes JSON requires.
+    /// A JSON string literal as trace lines escape it.
     static func jsonString(_ text: String) -> String { TraceLineEncoder.jsonString(text) }
 }

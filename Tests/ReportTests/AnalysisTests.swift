@@ -160,11 +160,11 @@ final class AnalysisTests: XCTestCase {
 
     // MARK: - JSON and traces
 
-    func testJSONTextEscapesAndNumbers() {
-        XCTAssertEqual(JSONText.quoted("a\"b\\c\n\u{1}é👍"), "\"a\\\"b\\\\c\\n\\u0001é👍\"")
-        XCTAssertEqual(JSONText.number(3), "3")
-        XCTAssertEqual(JSONText.number(0.25), "0.25")
-        XCTAssertEqual(JSONText.number(.nan), "null")
+    func testJSONWriterEscapesAndNumbers() {
+        XCTAssertEqual(JSONWriter.quoted("a\"b\\c\n\u{1}é👍"), "\"a\\\"b\\\\c\\n\\u0001é👍\"")
+        XCTAssertEqual(JSONWriter.number(3), "3")
+        XCTAssertEqual(JSONWriter.number(0.25), "0.25")
+        XCTAssertEqual(JSONWriter.number(.nan), "null")
         XCTAssertEqual(ChromeTraceExporter.micros(1_234_567), "1234.567")
         XCTAssertEqual(ChromeTraceExporter.micros(5), "0.005")
         XCTAssertEqual(ChromeTraceExporter.micros(-1500), "-1.500")

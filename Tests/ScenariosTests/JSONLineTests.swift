@@ -5,15 +5,22 @@ import XCTest
 final class JSONLineTests: XCTestCase {
     // MARK: Helpers
 
-    private func parse(_ bytes: [UInt8]) throws(JSONLineError) -> JSONValue {
-        let result: Result<JSONValue, JSONLineError> = bytes.withUnsafeBufferPointer { line in
+    private func parse(_ bytes: [UInt8]) throws(JSONLineError) -> ConfigValue {
+        let result: Result<ConfigValue, JSONLineError> = bytes.withUnsafeBufferPointer { line in
             Result { () throws(JSONLineError) in try JSONLineParser.parseValue(line) }
         }
         return try result.get()
     }
 
-    private func parse(_ text: String) throws(JSONLineError) -> JSONValue {
+    private func parse(_ text: String) throws(JSONLineError) -> ConfigValue {
         try parse(Array(text.utf8))
+    }
+
+    /// A tree as compact JSON, to compare containers without their positions.
+    private func text(_ value: ConfigValue) -> String {
+        var writer = JSONWriter()
+        writer.value(value)
+        return writer.text
     }
 
     /// The error for `bytes`, failing the test when it parses.
@@ -65,38 +72,46 @@ final class JSONLineTests: XCTestCase {
     // MARK: Values
 
     func testScalars() throws {
-        XCTAssertEqual(try parse("null"), .null)
-        XCTAssertEqual(try parse("true"), .bool(true))
-        XCTAssertEqual(try parse("false"), .bool(false))
-        XCTAssertEqual(try parse("0"), .number(0))
-        XCTAssertEqual(try parse("-12.5e1"), .number(-125))
-        XCTAssertEqual(try parse("\"hi\""), .string("hi"))
-        XCTAssertEqual(try parse(" \t\r\n 42 \r\n"), .number(42))
+        XCTAssertEqual(try parse("null").kind, .null)
+        XCTAssertEqual(try parse("true").kind, .bool(true))
+        XCTAssertEqual(try parse("false").kind, .bool(false))
+        XCTAssertEqual(try parse("0").kind, .number(0))
+        XCTAssertEqual(try parse("0").integerLiteral, 0)
+        XCTAssertEqual(try parse("-12.5e1").kind, .number(-125))
+        XCTAssertNil(try parse("-12.5e1").integerLiteral)
+        XCTAssertEqual(try parse("9007199254740993").integerLiteral, 9_007_199_254_740_993)
+        XCTAssertEqual(try parse("\"hi\"").kind, .string("hi"))
+        XCTAssertEqual(try parse(" \t\r\n 42 \r\n").kind, .number(42))
     }
 
     func testNestedContainers() throws {
-        let value = try parse(#"{"a":[1,{"b":null},[],{}],"c":{"d":[true,false,"x"]},"a":2}"#)
-        XCTAssertEqual(value, .object([
-            .init(key: "a", value: .array([.number(1), .object([.init(key: "b", value: .null)]), .array([]), .object([])])),
-            .init(key: "c", value: .object([.init(key: "d", value: .array([.bool(true), .bool(false), .string("x")]))])),
-            .init(key: "a", value: .number(2)),
-        ]))
-        XCTAssertEqual(try parse("[ 1 , [ 2 , [ 3 ] ] ]"),
-                       .array([.number(1), .array([.number(2), .array([.number(3)])])]))
+        let value = try parse(#"{"a":[1,{"b":null},[],{}],"c":{"d":[true,false,"x"]},"e":2}"#)
+        XCTAssertEqual(text(value), #"{"a":[1,{"b":null},[],{}],"c":{"d":[true,false,"x"]},"e":2}"#)
+        XCTAssertEqual(text(try parse("[ 1 , [ 2 , [ 3 ] ] ]")), "[1,[2,[3]]]")
+    }
+
+    func testTreesKeepPositionsInScalarsAndRefuseDuplicateKeys() throws {
+        let value = try parse(#"{"é":"ü","b":[1, {"c":true}]}"#)
+        XCTAssertEqual([value.line, value.column], [1, 1])
+        XCTAssertEqual(value["é"]?.column, 6, "columns count Unicode scalars, not bytes")
+        XCTAssertEqual(value["b"]?.column, 14)
+        guard case .array(let elements)? = value["b"]?.kind else { return XCTFail("b") }
+        XCTAssertEqual(elements.map(\.column), [15, 18])
+        assertError(#"{"a":1,"b":{"c":2,"c":3}}"#, column: 19, "duplicate key 'c'")
     }
 
     func testStringEscapes() throws {
-        XCTAssertEqual(try parse(#""\"\\\/\b\f\n\r\t""#), .string("\"\\/\u{8}\u{C}\n\r\t"))
-        XCTAssertEqual(try parse(#""\u0041\u00e9\u0416\u20AC""#), .string("AéЖ€"))
-        XCTAssertEqual(try parse(#""a\u0000b""#), .string("a\u{0}b"))
+        XCTAssertEqual(try parse(#""\"\\\/\b\f\n\r\t""#).kind, .string("\"\\/\u{8}\u{C}\n\r\t"))
+        XCTAssertEqual(try parse(#""\u0041\u00e9\u0416\u20AC""#).kind, .string("AéЖ€"))
+        XCTAssertEqual(try parse(#""a\u0000b""#).kind, .string("a\u{0}b"))
         // Surrogate pairs: 👍 U+1F44D and the highest scalar U+10FFFF.
-        XCTAssertEqual(try parse(#""\ud83d\udc4d \uDBFF\uDFFF""#), .string("👍 \u{10FFFF}"))
+        XCTAssertEqual(try parse(#""\ud83d\udc4d \uDBFF\uDFFF""#).kind, .string("👍 \u{10FFFF}"))
         // Raw UTF-8 is kept as is, escapes and raw text mix.
-        XCTAssertEqual(try parse(#""👩‍👩‍👧 \u0435 привет""#), .string("👩‍👩‍👧 е привет"))
+        XCTAssertEqual(try parse(#""👩‍👩‍👧 \u0435 привет""#).kind, .string("👩‍👩‍👧 е привет"))
     }
 
     func testEscapedKeysDecode() throws {
-        XCTAssertEqual(try parse(#"{"\u0074":1}"#), .object([.init(key: "t", value: .number(1))]))
+        XCTAssertEqual(try parse(#"{"\u0074":1}"#)["t"]?.kind, .number(1))
     }
 
     // MARK: Numbers
@@ -186,9 +201,10 @@ final class JSONLineTests: XCTestCase {
             XCTAssertEqual(parser.members[1].value.sourceText(in: line), "\"key\"")
             XCTAssertTrue(parser.members[1].value.isUnescapedString("key", in: line))
             XCTAssertFalse(parser.members[1].value.isUnescapedString("ke", in: line))
-            XCTAssertEqual(parser.members[2].value.value(in: line), .array([.number(1), .number(2)]))
-            XCTAssertEqual(parser.members[3].value.value(in: line), .object([.init(key: "p", value: .string("q"))]))
-            XCTAssertEqual(parser.members[5].value.value(in: line), .bool(true))
+            XCTAssertEqual(text(try parser.members[2].value.value(in: line)), "[1,2]")
+            XCTAssertEqual(text(try parser.members[3].value.value(in: line)), #"{"p":"q"}"#)
+            XCTAssertEqual(try parser.members[3].value.value(in: line).column, 37, "positioned in the whole line")
+            XCTAssertEqual(try parser.members[5].value.value(in: line).kind, .bool(true))
         }
         let second = Array(#"  { }  "#.utf8)
         try second.withUnsafeBufferPointer { line in
@@ -305,9 +321,9 @@ final class JSONLineTests: XCTestCase {
         assertError([quote, 0x80, quote], column: 2, "invalid UTF-8 (byte 0x80)") // lone continuation
         assertError([0x7B, 0xE2, 0x82, 0xAC, 0x7D], column: 2, "expected a string key, found byte 0xE2")
         // Well-formed boundaries pass.
-        XCTAssertEqual(try parse([quote, 0xF4, 0x8F, 0xBF, 0xBF, quote]), .string("\u{10FFFF}"))
-        XCTAssertEqual(try parse([quote, 0xEF, 0xBF, 0xBF, quote]), .string("\u{FFFF}"))
-        XCTAssertEqual(try parse([quote, 0xED, 0x9F, 0xBF, quote]), .string("\u{D7FF}"))
+        XCTAssertEqual(try parse([quote, 0xF4, 0x8F, 0xBF, 0xBF, quote]).kind, .string("\u{10FFFF}"))
+        XCTAssertEqual(try parse([quote, 0xEF, 0xBF, 0xBF, quote]).kind, .string("\u{FFFF}"))
+        XCTAssertEqual(try parse([quote, 0xED, 0x9F, 0xBF, quote]).kind, .string("\u{D7FF}"))
     }
 
     func testErrorDescription() {

@@ -87,7 +87,7 @@ extension Sweep {
         var onFront = Array(repeating: false, count: points.count)
         for (k, index) in complete.enumerated() { onFront[index] = front[k] }
 
-        let parametersJSON = "[" + parameters.map(JSONText.quoted).joined(separator: ",") + "]"
+        let parametersJSON = "[" + parameters.map(JSONWriter.quoted).joined(separator: ",") + "]"
         try database.prepare("""
             INSERT INTO sweeps (job_id, scenario_name, parameters, points, cost_metric, delay_metric) VALUES (?, ?, ?, ?, ?, ?)
             """).execute([.integer(jobID), head[0], .text(parametersJSON), .integer(Int64(points.count)),

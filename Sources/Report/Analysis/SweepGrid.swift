@@ -77,18 +77,18 @@ public struct SweepGrid: Sendable, Equatable {
 
     /// The settings as a JSON object, in parameter order.
     public static func json(_ settings: [(path: String, value: ConfigValue)]) -> String {
-        "{" + settings.map { JSONText.quoted($0.path) + ":" + jsonValue($0.value) }.joined(separator: ",") + "}"
+        "{" + settings.map { JSONWriter.quoted($0.path) + ":" + jsonValue($0.value) }.joined(separator: ",") + "}"
     }
 
     private static func jsonValue(_ value: ConfigValue) -> String {
-        if case .number(let x) = value.kind { return JSONText.number(x) }
+        if case .number(let x) = value.kind { return JSONWriter.number(x) }
         return ScenarioFingerprint.canonicalText(value)
     }
 
     /// A value as a table shows it: numbers without a needless `.0`, strings unquoted.
     public static func display(_ value: ConfigValue) -> String {
         switch value.kind {
-        case .number(let x): JSONText.number(x)
+        case .number(let x): JSONWriter.number(x)
         case .string(let s): s
         default: ScenarioFingerprint.canonicalText(value)
         }

@@ -1,3 +1,5 @@
+import Scenarios
+
 /// One replication's timeline as a Chrome Trace Event file (`{"traceEvents": [...]}`),
 /// which Perfetto UI and chrome://tracing open.
 ///
@@ -24,18 +26,18 @@ public enum ChromeTraceExporter {
             try output.write((first ? "" : ",\n") + event)
             first = false
         }
-        try emit("{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,\"args\":{\"name\":\(JSONText.quoted(timeline.processName))}}")
+        try emit("{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,\"args\":{\"name\":\(JSONWriter.quoted(timeline.processName))}}")
         var flows: [(timeNs: Int64, step: Timeline.FlowStep, tid: Int)] = []
         var tid = 0
         for track in timeline.tracks where !track.slices.isEmpty {
             for (lane, slices) in Timeline.lanes(track.slices).enumerated() {
                 tid += 1
                 let name = lane == 0 ? track.name : "\(track.name) \(lane + 1)"
-                try emit("{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":\(tid),\"args\":{\"name\":\(JSONText.quoted(name))}}")
+                try emit("{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":\(tid),\"args\":{\"name\":\(JSONWriter.quoted(name))}}")
                 try emit("{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":1,\"tid\":\(tid),\"args\":{\"sort_index\":\(tid)}}")
                 for slice in slices {
-                    let args = "{" + slice.args.map { JSONText.quoted($0.name) + ":" + JSONText.value($0.value) }.joined(separator: ",") + "}"
-                    let common = "\"name\":\(JSONText.quoted(slice.name)),\"cat\":\(JSONText.quoted(slice.category))"
+                    let args = "{" + slice.args.map { JSONWriter.quoted($0.name) + ":" + JSONWriter.value($0.value) }.joined(separator: ",") + "}"
+                    let common = "\"name\":\(JSONWriter.quoted(slice.name)),\"cat\":\(JSONWriter.quoted(slice.category))"
                     if slice.isInstant && slice.flows.isEmpty {
                         try emit("{\(common),\"ph\":\"i\",\"s\":\"t\",\"ts\":\(micros(slice.startNs)),\"pid\":1,\"tid\":\(tid),\"args\":\(args)}")
                     } else {
@@ -47,8 +49,8 @@ public enum ChromeTraceExporter {
         }
         for counter in timeline.counters {
             for sample in counter.samples {
-                let value = counter.isCount ? String(Int64(sample.value)) : JSONText.number(sample.value)
-                try emit("{\"name\":\(JSONText.quoted(counter.name)),\"ph\":\"C\",\"ts\":\(micros(sample.timeNs)),\"pid\":1,\"args\":{\(JSONText.quoted(counter.unit)):\(value)}}")
+                let value = counter.isCount ? String(Int64(sample.value)) : JSONWriter.number(sample.value)
+                try emit("{\"name\":\(JSONWriter.quoted(counter.name)),\"ph\":\"C\",\"ts\":\(micros(sample.timeNs)),\"pid\":1,\"args\":{\(JSONWriter.quoted(counter.unit)):\(value)}}")
             }
         }
         // After every slice, in time order and, within a flow, in step order.
@@ -56,9 +58,9 @@ public enum ChromeTraceExporter {
         for flow in flows {
             let phase = switch flow.step.role { case .start: "s"; case .step: "t"; case .end: "f" }
             let binding = flow.step.role == .end ? ",\"bp\":\"e\"" : ""
-            try emit("{\"name\":\(JSONText.quoted(flow.step.name)),\"cat\":\"flow\",\"ph\":\"\(phase)\",\"id\":\(flow.step.id),\"ts\":\(micros(flow.timeNs)),\"pid\":1,\"tid\":\(flow.tid)\(binding)}")
+            try emit("{\"name\":\(JSONWriter.quoted(flow.step.name)),\"cat\":\"flow\",\"ph\":\"\(phase)\",\"id\":\(flow.step.id),\"ts\":\(micros(flow.timeNs)),\"pid\":1,\"tid\":\(flow.tid)\(binding)}")
         }
-        try output.write("\n],\"displayTimeUnit\":\"ms\",\"otherData\":{\"keysim_version\":\(JSONText.quoted(KeysimVersion.current)),\"report\":\(JSONText.quoted(store.path)),\"run_id\":\(timeline.runID),\"trace_path\":\(JSONText.quoted(timeline.tracePath)),\"seed\":\(timeline.seed)}}\n")
+        try output.write("\n],\"displayTimeUnit\":\"ms\",\"otherData\":{\"keysim_version\":\(JSONWriter.quoted(KeysimVersion.current)),\"report\":\(JSONWriter.quoted(store.path)),\"run_id\":\(timeline.runID),\"trace_path\":\(JSONWriter.quoted(timeline.tracePath)),\"seed\":\(timeline.seed)}}\n")
         try output.finish()
     }
 

@@ -1,6 +1,9 @@
+import Scenarios
+
 /// A JSON document built in memory, with object members in the order they were added, for
-/// the small documents of `--json` (`docs/json-output.md`). Large exports stream through
-/// `JSONText` instead.
+/// the small documents of `--json` (`docs/json-output.md`), written by `JSONWriter` in its
+/// indented layout. Large exports stream through `JSONWriter` directly. (Documents keysim
+/// reads are `ConfigValue`s.)
 public enum JSONTree: Sendable, Equatable {
     /// `null`.
     case null
@@ -26,38 +29,30 @@ public enum JSONTree: Sendable, Equatable {
 
     /// The document as text: two-space indentation, one member per line, a final newline.
     public func rendered() -> String {
-        var text = ""
-        write(into: &text, indent: "")
-        return text + "\n"
+        var writer = JSONWriter(layout: .indented)
+        write(to: &writer)
+        return writer.text + "\n"
     }
 
-    private func write(into text: inout String, indent: String) {
+    /// Writes the document with `writer`.
+    public func write(to writer: inout JSONWriter) {
         switch self {
-        case .null: text += "null"
-        case .bool(let value): text += value ? "true" : "false"
-        case .integer(let value): text += String(value)
-        case .number(let value): text += JSONText.number(value)
-        case .string(let value): text += JSONText.quoted(value)
+        case .null: writer.null()
+        case .bool(let value): writer.bool(value)
+        case .integer(let value): writer.integer(value)
+        case .number(let value): writer.number(value)
+        case .string(let value): writer.string(value)
         case .array(let elements):
-            guard !elements.isEmpty else { text += "[]"; return }
-            let inner = indent + "  "
-            text += "[\n"
-            for (index, element) in elements.enumerated() {
-                text += inner
-                element.write(into: &text, indent: inner)
-                text += index + 1 < elements.count ? ",\n" : "\n"
-            }
-            text += indent + "]"
+            writer.beginArray()
+            for element in elements { element.write(to: &writer) }
+            writer.endArray()
         case .object(let members):
-            guard !members.isEmpty else { text += "{}"; return }
-            let inner = indent + "  "
-            text += "{\n"
-            for (index, member) in members.enumerated() {
-                text += inner + JSONText.quoted(member.0) + ": "
-                member.1.write(into: &text, indent: inner)
-                text += index + 1 < members.count ? ",\n" : "\n"
+            writer.beginObject()
+            for (key, value) in members {
+                writer.key(key)
+                value.write(to: &writer)
             }
-            text += indent + "}"
+            writer.endObject()
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Scenarios
 
 /// Exports every table and view of a report as it stands, discovering them from
 /// `sqlite_master`: tables added later (by other parts of keysim) appear without changes
@@ -45,25 +46,25 @@ public enum TableExporter {
     public static func json(_ store: ReportStore, options: ExportOptions, to output: ReportOutput) throws {
         let relations = try ReportInspector.relations(store.database).filter { ReportInspector.isExported($0, options) }
         try output.write("{\n  \"keysim\": \"report\",\n  \"schema_version\": \(ReportSchema.version),\n")
-        try output.write("  \"keysim_version\": \(JSONText.quoted(KeysimVersion.current)),\n")
-        try output.write("  \"report\": \(JSONText.quoted(store.path)),\n")
+        try output.write("  \"keysim_version\": \(JSONWriter.quoted(KeysimVersion.current)),\n")
+        try output.write("  \"report\": \(JSONWriter.quoted(store.path)),\n")
         try output.write("  \"run_id\": \(options.runID.map(String.init) ?? "null"),\n")
         let omitted = ReportInspector.omittedTextColumns(relations, options)
-        try output.write("  \"omitted_text_columns\": [\(omitted.map(JSONText.quoted).joined(separator: ", "))]")
+        try output.write("  \"omitted_text_columns\": [\(omitted.map(JSONWriter.quoted).joined(separator: ", "))]")
         for (group, isView) in [("tables", false), ("views", true)] {
-            try output.write(",\n  \(JSONText.quoted(group)): {")
+            try output.write(",\n  \(JSONWriter.quoted(group)): {")
             var firstRelation = true
             for relation in relations where relation.isView == isView {
-                try output.write((firstRelation ? "\n" : ",\n") + "    \(JSONText.quoted(relation.name)): [")
+                try output.write((firstRelation ? "\n" : ",\n") + "    \(JSONWriter.quoted(relation.name)): [")
                 firstRelation = false
-                let keys = ReportInspector.exportedColumns(relation, options).map { JSONText.quoted($0) + ": " }
+                let keys = ReportInspector.exportedColumns(relation, options).map { JSONWriter.quoted($0) + ": " }
                 var firstRow = true
                 try ReportInspector.select(store.database, relation, options).forEachRow { row in
                     var line = firstRow ? "\n      {" : ",\n      {"
                     firstRow = false
                     for (index, key) in keys.enumerated() {
                         if index > 0 { line += ", " }
-                        line += key + JSONText.value(row.value(at: Int32(index)))
+                        line += key + JSONWriter.value(row.value(at: Int32(index)))
                     }
                     try output.write(line + "}")
                 }
@@ -93,9 +94,9 @@ public enum TableExporter {
         switch value {
         case .null: return ""
         case .integer(let integer): return String(integer)
-        case .real(let real): return real.isFinite ? JSONText.number(real) : String(real)
+        case .real(let real): return real.isFinite ? JSONWriter.number(real) : String(real)
         case .text(let text): return csvField(text)
-        case .blob: return JSONText.value(value).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+        case .blob: return JSONWriter.value(value).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Scenarios
 
 extension Gate {
     /// The gate as JUnit XML: one `testsuites` with one `testsuite`, one `testcase` per rule
@@ -54,7 +55,7 @@ extension Gate {
     static func figures(_ check: GateCheck) -> String {
         var lines = ["metric: \(check.metric)"]
         func add(_ name: String, _ value: Double?) {
-            if let value { lines.append("\(name): \(JSONText.number(value))") }
+            if let value { lines.append("\(name): \(JSONWriter.number(value))") }
         }
         add("measured", check.measured)
         add("limit", check.limit)

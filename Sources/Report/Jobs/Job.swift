@@ -80,13 +80,27 @@ public struct Job: Sendable {
         self.traceCount = traceCount
         self.seed = seed
         self.extraSpec = extraSpec
-        var text = "{\"command\":\(JSONText.quoted(command)),\"keysim_version\":\(JSONText.quoted(KeysimVersion.current))"
-        text += ",\"seed\":\(seed),\"replications\":\(replications),\"traces\":\(traceCount),\"batches\":["
-        text += prepared.map { batch in
-            "{\"label\":\(JSONText.quoted(batch.label)),\"scenario_hash\":\(JSONText.quoted(batch.scenarioHash))"
-                + ",\"traces_hash\":\(JSONText.quoted(batch.tracesHash)),\"settings\":\(batch.settingsJSON)}"
-        }.joined(separator: ",")
-        text += "]" + (extraSpec.isEmpty ? "" : "," + extraSpec) + "}"
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.key("command"); writer.string(command)
+        writer.key("keysim_version"); writer.string(KeysimVersion.current)
+        writer.key("seed"); writer.integer(seed)
+        writer.key("replications"); writer.integer(replications)
+        writer.key("traces"); writer.integer(traceCount)
+        writer.key("batches")
+        writer.beginArray()
+        for batch in prepared {
+            writer.beginObject()
+            writer.key("label"); writer.string(batch.label)
+            writer.key("scenario_hash"); writer.string(batch.scenarioHash)
+            writer.key("traces_hash"); writer.string(batch.tracesHash)
+            writer.key("settings"); writer.raw(batch.settingsJSON)
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.rawMembers(extraSpec)
+        writer.endObject()
+        let text = writer.text
         spec = text
         key = SHA256.hex(text.utf8)
     }

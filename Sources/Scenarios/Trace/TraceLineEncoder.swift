@@ -32,36 +32,34 @@ public struct TraceLineEncoder: Sendable {
 
     /// Appends the header as one line of JSON (no newline) to `bytes`.
     public func append(_ header: TraceHeader, to bytes: inout [UInt8]) {
-        var writer = Writer(bytes: bytes)
-        bytes = []
-        writer.open()
+        var writer = Self.writer(appendingTo: &bytes)
+        writer.beginObject()
         writer.key("keysim"); writer.string("trace")
-        writer.key("version"); writer.raw(String(header.version))
+        writer.key("version"); writer.integer(header.version)
         if let name = header.name { writer.key("name"); writer.string(name) }
         writer.key("language"); writer.string(header.language)
         if let text = header.intendedText { writer.key("intendedText"); writer.string(text) }
         if let source = header.source { writer.key("source"); writer.string(source) }
-        writer.close()
+        writer.endObject()
         bytes = writer.bytes
     }
 
     /// Appends the event as one line of JSON (no newline) to `bytes`.
     public func append(_ event: TraceEvent, to bytes: inout [UInt8]) {
-        var writer = Writer(bytes: bytes)
-        bytes = []
-        writer.open()
-        writer.key("t"); writer.milliseconds(event.time.nanoseconds)
+        var writer = Self.writer(appendingTo: &bytes)
+        writer.beginObject()
+        writer.key("t"); writer.milliseconds(nanoseconds: event.time.nanoseconds)
         writer.key("type"); writer.string(event.kind.wireName)
         switch event.kind {
         case let .key(text, touchUp, point):
             writer.key("text"); writer.string(text)
-            writer.touch(touchUp, point)
+            Self.touch(touchUp, point, &writer)
         case let .backspace(touchUp, point):
-            writer.touch(touchUp, point)
+            Self.touch(touchUp, point, &writer)
         case let .suggestionPicked(text), let .paste(text):
             writer.key("text"); writer.string(text)
         case let .cursorMove(offset):
-            writer.key("offset"); writer.raw(String(offset))
+            writer.key("offset"); writer.integer(offset)
         case .keyboardShown, .keyboardHidden, .dictationStop:
             break
         case let .languageSwitch(language):
@@ -74,31 +72,31 @@ public struct TraceLineEncoder: Sendable {
                 writer.key("audio"); writer.string(path)
                 if let transcript { writer.key("transcript"); writer.string(transcript) }
             case let .inline(onset, length, transcript):
-                writer.key("onsetMs"); writer.milliseconds(onset.nanoseconds)
-                writer.key("lengthMs"); writer.milliseconds(length.nanoseconds)
+                writer.key("onsetMs"); writer.milliseconds(nanoseconds: onset.nanoseconds)
+                writer.key("lengthMs"); writer.milliseconds(nanoseconds: length.nanoseconds)
                 if let transcript { writer.key("transcript"); writer.string(transcript) }
             }
         case let .chipAccepted(wordIndex):
-            if let wordIndex { writer.key("word"); writer.raw(String(wordIndex)) }
+            if let wordIndex { writer.key("word"); writer.integer(wordIndex) }
         case let .field(field):
             writer.key("change"); writer.string(field.change.rawValue)
             if !field.text.isEmpty { writer.key("text"); writer.string(field.text) }
             if let intended = field.intendedText { writer.key("intended"); writer.string(intended) }
         }
-        writer.close()
+        writer.endObject()
         bytes = writer.bytes
     }
 
     /// The measurement as one line of JSON: `{"t":…,"type":"measure","kind":…,"durationMs":…}`.
     public func encode(_ measurement: TraceMeasurement) -> String {
-        var writer = Writer(bytes: [])
-        writer.open()
-        writer.key("t"); writer.milliseconds(measurement.time.nanoseconds)
+        var writer = Self.writer()
+        writer.beginObject()
+        writer.key("t"); writer.milliseconds(nanoseconds: measurement.time.nanoseconds)
         writer.key("type"); writer.string(TraceMeasurement.wireName)
         writer.key("kind"); writer.string(measurement.kind)
-        writer.key("durationMs"); writer.milliseconds(measurement.duration.nanoseconds)
-        writer.close()
-        return String(decoding: writer.bytes, as: UTF8.self)
+        writer.key("durationMs"); writer.milliseconds(nanoseconds: measurement.duration.nanoseconds)
+        writer.endObject()
+        return writer.text
     }
 
     /// The line as one line of JSON.
@@ -111,98 +109,33 @@ public struct TraceLineEncoder: Sendable {
 
     /// `text` as a JSON string literal, escaped as in trace lines.
     public static func jsonString(_ text: String) -> String {
-        var writer = Writer(bytes: [])
-        writer.string(text)
-        return String(decoding: writer.bytes, as: UTF8.self)
+        JSONWriter.quoted(text, escapesLineSeparators: false)
     }
 
     /// Nanoseconds as the shortest decimal number of milliseconds that denotes them exactly:
     /// 123_500_000 → "123.5", 1_000_000_000 → "1000", 1 → "0.000001", -1_500_000 → "-1.5".
     public static func millisecondsText(nanoseconds: Int64) -> String {
-        var bytes: [UInt8] = []
-        appendMilliseconds(nanoseconds, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+        JSONWriter.decimal(nanoseconds, fractionDigits: 6)
     }
 
-    static func appendMilliseconds(_ nanoseconds: Int64, to bytes: inout [UInt8]) {
-        if nanoseconds < 0 { bytes.append(UInt8(ascii: "-")) }
-        let magnitude = nanoseconds.magnitude // UInt64: Int64.min has no positive Int64
-        bytes.append(contentsOf: String(magnitude / 1_000_000).utf8)
-        var fraction = magnitude % 1_000_000
-        guard fraction != 0 else { return }
-        var digits = 6
-        while fraction % 10 == 0 {
-            fraction /= 10
-            digits -= 1
-        }
-        bytes.append(UInt8(ascii: "."))
-        let text = String(fraction)
-        for _ in text.utf8.count..<digits { bytes.append(UInt8(ascii: "0")) }
-        bytes.append(contentsOf: text.utf8)
-    }
-}
-
-/// Accumulates one JSON object; tracks whether a comma is due.
-private struct Writer {
-    var bytes: [UInt8]
-    private var needsComma = false
-
-    init(bytes: [UInt8]) { self.bytes = bytes }
-
-    mutating func open() { bytes.append(UInt8(ascii: "{")) }
-    mutating func close() { bytes.append(UInt8(ascii: "}")) }
-
-    /// A key and its colon; keys are plain ASCII names that need no escaping.
-    mutating func key(_ name: StaticString) {
-        if needsComma { bytes.append(UInt8(ascii: ",")) }
-        needsComma = true
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
+    /// A compact writer for one line that leaves U+2028 and U+2029 as they are (as
+    /// `TraceRecorder` does), appending to `bytes`, which it takes over.
+    private static func writer(appendingTo bytes: inout [UInt8]) -> JSONWriter {
+        defer { bytes = [] }
+        return JSONWriter(layout: .compact, escapesLineSeparators: false, bytes: bytes)
     }
 
-    mutating func raw(_ text: String) { bytes.append(contentsOf: text.utf8) }
-
-    mutating func milliseconds(_ nanoseconds: Int64) {
-        TraceLineEncoder.appendMilliseconds(nanoseconds, to: &bytes)
+    private static func writer() -> JSONWriter {
+        JSONWriter(layout: .compact, escapesLineSeparators: false)
     }
 
-    /// A finite double in Swift's shortest round-trip form ("12.5", "40.0", "1e-05"), all
-    /// of which are valid JSON numbers.
-    mutating func double(_ value: Double) {
-        precondition(value.isFinite, "a trace cannot hold a non-finite coordinate (\(value))")
-        bytes.append(contentsOf: value.description.utf8)
-    }
-
-    mutating func touch(_ touchUp: SimTime?, _ point: TouchPoint?) {
-        if let touchUp { key("up"); milliseconds(touchUp.nanoseconds) }
+    /// The touch-up time and point of a key or backspace, when known. Traps on a non-finite
+    /// coordinate, which JSON cannot hold.
+    private static func touch(_ touchUp: SimTime?, _ point: TouchPoint?, _ writer: inout JSONWriter) {
+        if let touchUp { writer.key("up"); writer.milliseconds(nanoseconds: touchUp.nanoseconds) }
         if let point {
-            key("x"); double(point.x)
-            key("y"); double(point.y)
+            writer.key("x"); writer.double(point.x)
+            writer.key("y"); writer.double(point.y)
         }
-    }
-
-    /// A JSON string: `"` and `\` escaped, control characters as short escapes or `\u00XX`,
-    /// everything else (including all non-ASCII) copied as UTF-8.
-    mutating func string(_ text: String) {
-        bytes.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\\")); bytes.append(byte)
-            case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\")); bytes.append(byte)
-            case 0x0A: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "n"))
-            case 0x0D: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "r"))
-            case 0x09: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "t"))
-            case 0x08: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "b"))
-            case 0x0C: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "f"))
-            case 0x00..<0x20:
-                let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"),
-                                          UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
-            default: bytes.append(byte)
-            }
-        }
-        bytes.append(UInt8(ascii: "\""))
     }
 }
