@@ -89,4 +89,43 @@ final class BackendSeamTests: XCTestCase {
         XCTAssertEqual(requests.map(\.costPicoUSD), [1, 1, 0], "served even after the keyboard gave up: billed; dropped from the queue: not")
         XCTAssertEqual((h.simulation.io.backend as! SingleServerBackend).abandoned, [2])
     }
+
+    /// A session's port to a backend that runs outside it (as a fleet's shared backend
+    /// will): attempts wait in an outbox for whatever runs the backend.
+    struct PortBackend: CloudBackend {
+        var outbox: [(request: BackendRequest, arrival: SimTime)] = []
+        mutating func submit(_ request: BackendRequest, arrivingAt arrival: SimTime) -> BackendReceipt {
+            outbox.append((request, arrival))
+            return .later
+        }
+    }
+
+    func testABackendOutsideTheSimulationRepliesThroughDeliver() throws {
+        var h = KeyboardHarness(.exact, backend: PortBackend())
+        try h.type("ab ", fromMs: 0)               // sent at 602, arrives 627
+        h.advance(to: SimTime(milliseconds: 627))
+        let taken = h.simulation.withBackend { backend -> [(request: BackendRequest, arrival: SimTime)] in
+            var port = backend as! PortBackend
+            defer { port.outbox = []; backend = port }
+            return port.outbox
+        }
+        XCTAssertEqual(taken.count, 1)
+        XCTAssertEqual(taken[0].arrival.milliseconds, 627)
+        XCTAssertEqual(taken[0].request.id, BackendAttemptID(user: 0, session: 0, attempt: 0))
+        XCTAssertEqual(taken[0].request.inputTokens, 301)
+        let bill = BackendBill(inputTokens: 301, cachedTokens: 0, outputTokens: 10, costPicoUSD: 42)
+        // The clock moves with events: a trace event that changes nothing brings it to 900 ms.
+        try h.feed(.keyboardShown, atMs: 900)
+        h.simulation.deliver(BackendReply(id: taken[0].request.id, message: .started(bill)))
+        try h.feed(.keyboardShown, atMs: 1_400)
+        let service = BackendService(service: .milliseconds(773), firstToken: .milliseconds(400), queueWait: .milliseconds(273),
+                                     bill: bill)
+        h.simulation.deliver(BackendReply(id: taken[0].request.id, message: .finished(.served(service))))
+        _ = h.finish()
+        let request = try XCTUnwrap(h.sink.requests.first)
+        XCTAssertEqual(request.outcome, .answered)
+        XCTAssertEqual(request.end.milliseconds, 1_425, "the answer crosses the second half of the round trip")
+        XCTAssertEqual(request.costPicoUSD, 42, "billed once, when service began")
+        XCTAssertEqual(request.queueWait, .milliseconds(273))
+    }
 }

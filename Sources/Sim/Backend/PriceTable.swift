@@ -54,6 +54,7 @@ public struct PriceTable: Sendable, Equatable {
     }
 
     /// Words typed in a day by an active user: 20.75 messages sent a day (half of the 41.5
-    /// an average US texter sends or receives, Pew Research Center, 2011) of 8 words each.
-    public static let defaultWordsPerUserDay = 166.0
+    /// an average US texter sends or receives, Pew Research Center, 2011) of 8.67 words, the
+    /// mean message of the bundled chat session (260 words in 30 messages): 180 words.
+    public static let defaultWordsPerUserDay = 180.0
 }

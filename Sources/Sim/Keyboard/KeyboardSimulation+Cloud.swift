@@ -24,6 +24,12 @@ extension KeyboardSimulation {
         cloud.received(reply, io: &io)
     }
 
+    /// Runs `body` on the backend this session's requests go to, in place: how whatever runs
+    /// a shared backend reaches its per-session port (to take the attempts handed to it).
+    public mutating func withBackend<Result>(_ body: (inout any CloudBackend) -> Result) -> Result {
+        body(&io.backend)
+    }
+
     /// The backend inside this simulation asked to act now: its replies go to the client.
     mutating func backendWoke() {
         for reply in io.backend.wake(at: io.now) { cloud.received(reply, io: &io) }
