@@ -238,13 +238,14 @@ struct Underlines: KeyboardComponent {
 
     // MARK: - The cloud's verdicts
 
-    /// How many of `words` (a request's, as it leaves) the cloud flags: the words its answer
-    /// lists, which make its output tokens. The same verdicts `reconcile` will draw.
+    /// How many of `words` (a request's, as it leaves: each at its place in the text) the
+    /// cloud flags: the words its answer lists, which make its output tokens. The same
+    /// verdicts `reconcile` will draw.
     mutating func cloudFlagCount(_ words: [CloudClient.SentWord], verdicts: CloudVerdicts, io: KeyboardIO) -> Int {
         var flagged = 0
-        for sentWord in words {
-            guard let start = sentWord.start else { continue }
-            let isError = truth.verdict(ordinal: io.text.tokenOrdinal(atOrAfterUTF8: start), word: sentWord.word, text: io.text).isError
+        // As the request leaves, each word stands where it was read: its ordinal is the text's.
+        for sentWord in words where sentWord.start != nil {
+            let isError = truth.verdict(ordinal: sentWord.ordinal, word: sentWord.word, text: io.text).isError
             if verdicts.flags(ordinal: sentWord.ordinal, word: sentWord.word, isError: isError) { flagged += 1 }
         }
         return flagged
