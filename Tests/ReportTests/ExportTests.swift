@@ -29,7 +29,7 @@ final class ExportTests: XCTestCase {
         let folder = try ReportFolder()
         let path = try Self.makeReport(folder)
         let store = try ReportStore(path: path, readOnly: true)
-        let files = try TableExporter.csv(store, options: ExportOptions(), folder: folder.path("csv"))
+        let files = try CSVExporter().export(ExportSource(store, options: ExportOptions()), to: .folder(folder.path("csv")))
         let names = Set(files.map { URL(fileURLWithPath: $0).lastPathComponent })
         for table in ["runs.csv", "keys.csv", "requests.csv", "tasks.csv", "budget_violations.csv", "comparisons.csv",
                       "sweep_points.csv", "words_seen.csv", "latency_per_policy.csv", "requests_per_batch.csv"] {
@@ -41,12 +41,12 @@ final class ExportTests: XCTestCase {
         let keyCount = try store.database.query("SELECT COUNT(*) FROM keys")[0][0].integerValue
         XCTAssertEqual(keys.split(separator: "\r\n").count, Int(keyCount) + 1)
 
-        let withText = try TableExporter.csv(store, options: ExportOptions(includeText: true), folder: folder.path("csv-text"))
+        let withText = try CSVExporter().export(ExportSource(store, options: ExportOptions(includeText: true)), to: .folder(folder.path("csv-text")))
         XCTAssertEqual(withText.count, files.count)
         XCTAssertTrue(try String(contentsOfFile: folder.path("csv-text/words_seen.csv"), encoding: .utf8).contains("secret password"))
 
         let jsonPath = folder.path("r.json")
-        try TableExporter.json(store, options: ExportOptions(), to: try ReportOutput.file(jsonPath))
+        try JSONExporter().write(ExportSource(store, options: ExportOptions()), to: try ReportOutput.file(jsonPath))
         let text = try String(contentsOfFile: jsonPath, encoding: .utf8)
         XCTAssertFalse(text.contains("secret password"))
         XCTAssertFalse(text.contains("hunter2"))
@@ -59,7 +59,7 @@ final class ExportTests: XCTestCase {
 
         // One run: only its rows and its batch's.
         let runJSON = folder.path("run.json")
-        try TableExporter.json(store, options: ExportOptions(runID: 2), to: try ReportOutput.file(runJSON))
+        try JSONExporter().write(ExportSource(store, options: ExportOptions(runID: 2)), to: try ReportOutput.file(runJSON))
         let run = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: runJSON))) as? [String: Any])
         let runTables = try XCTUnwrap(run["tables"] as? [String: [[String: Any]]])
         XCTAssertEqual(runTables["runs"]?.count, 1)

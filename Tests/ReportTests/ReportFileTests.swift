@@ -119,66 +119,6 @@ final class ReportFileTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: path + "-shm"))
     }
 
-    func testBulkInsertWritesEveryRowWhateverTheBatching() throws {
-        for rowsPerStatement in [1, 3, 64] {
-            let database = try Database(path: ":memory:")
-            try database.execute("CREATE TABLE t(a INTEGER PRIMARY KEY, b TEXT, c REAL, d INTEGER)")
-            var insert = try BulkInsert(database, table: "t", columns: ["a", "b", "c", "d"], rowsPerStatement: rowsPerStatement)
-            // Groups of every size around the statement's: whole statements, a remainder, none.
-            var i = 0
-            for group in [41, 0, 59, 1, 2, 64, 65, 127, 128, 7, 7] {
-                try insert.begin(rows: group)
-                for _ in 0..<group {
-                    try insert.add(i)
-                    try insert.add(i % 2 == 0 ? "even" : nil)
-                    try insert.add(Double(i) / 4)
-                    try insert.add(i % 3 == 0 ? Int64(i) : nil)
-                    try insert.endRow()
-                    i += 1
-                }
-                try insert.finish()
-            }
-            let n = Int64(i)
-            let sum = Double(n * (n - 1) / 2) / 4
-            XCTAssertEqual(try database.query("SELECT COUNT(*), COUNT(b), SUM(c), COUNT(d) FROM t"),
-                           [[.integer(n), .integer((n + 1) / 2), .real(sum), .integer((n + 2) / 3)]], "\(rowsPerStatement) rows a statement")
-        }
-    }
-
-    func testBulkInsertRecoversFromAFailedStatement() throws {
-        let database = try Database(path: ":memory:")
-        try database.execute("CREATE TABLE t(a INTEGER PRIMARY KEY)")
-        var insert = try BulkInsert(database, table: "t", columns: ["a"], rowsPerStatement: 4)
-        try insert.begin(rows: 6)
-        for a in [1, 2, 3] {
-            try insert.add(a)
-            try insert.endRow()
-        }
-        try insert.add(3)
-        XCTAssertThrowsError(try insert.endRow(), "the duplicate key fails the statement of four rows")
-        try insert.begin(rows: 2)
-        for a in [10, 11] { try insert.add(a); try insert.endRow() }
-        try insert.finish()
-        XCTAssertEqual(try database.query("SELECT a FROM t ORDER BY a"), [[10], [11]])
-    }
-
-    func testStaticTextsBindWithoutCopiesAndSurviveReuse() throws {
-        let database = try Database(path: ":memory:")
-        try database.execute("CREATE TABLE t(a INTEGER, label TEXT)")
-        let labels = StaticTexts(["key", "", "rerank", "émoji 🙂"])
-        XCTAssertEqual(labels.count, 4)
-        var insert = try BulkInsert(database, table: "t", columns: ["a", "label"], rowsPerStatement: 8)
-        try insert.begin(rows: 21)
-        for i in 0..<21 {
-            try insert.add(i)
-            try insert.add(labels, i % labels.count)
-            try insert.endRow()
-        }
-        try insert.finish()
-        XCTAssertEqual(try database.query("SELECT label, COUNT(*) FROM t GROUP BY label ORDER BY label"),
-                       [[.text(""), 5], [.text("key"), 6], [.text("rerank"), 5], [.text("émoji 🙂"), 5]])
-    }
-
     func testNewReportsUseLargePagesAndWAL() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("keysim-pages-\(UUID().uuidString).sqlite").path
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }

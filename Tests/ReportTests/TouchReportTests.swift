@@ -45,7 +45,7 @@ final class TouchReportTests: XCTestCase {
         XCTAssertTrue(line.contains("predictions late for"), line)
 
         let readOnly = store
-        let csv = try TableExporter.csv(readOnly, options: ExportOptions(), folder: folder.path("csv"))
+        let csv = try CSVExporter().export(ExportSource(readOnly, options: ExportOptions()), to: .folder(folder.path("csv")))
         XCTAssertTrue(csv.contains { $0.hasSuffix("touches.csv") }, "\(csv)")
         let timeline = folder.path("trace.json")
         try ChromeTraceExporter.write(readOnly, options: ExportOptions(runID: 1), to: try ReportOutput.file(timeline))

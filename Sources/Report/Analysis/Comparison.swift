@@ -95,11 +95,18 @@ extension Comparison {
             SELECT COUNT(*) FROM runs a JOIN runs b ON b.batch_id = ?2 AND b.replication = a.replication AND b.trace_index = a.trace_index
             WHERE a.batch_id = ?1
             """, [.integer(batchA), .integer(batchB)])[0][0]
-        try database.prepare("""
-            INSERT INTO comparisons (job_id, scenario_name, label_a, label_b, batch_a, batch_b, pairs, confidence)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute([.integer(jobID), scenario ?? .text(""), .text(labelA), .text(labelB), .integer(batchA),
-                          .integer(batchB), pairCount, .real(confidence)])
+        let c = ReportTables.comparisons
+        var comparisonRows = BulkInsert(database, c.table)
+        try comparisonRows.insertRow { row in
+            try row.set(c.jobID, jobID)
+            try row.set(c.scenarioName, scenario?.textValue ?? "")
+            try row.set(c.labelA, labelA)
+            try row.set(c.labelB, labelB)
+            try row.set(c.batchA, batchA)
+            try row.set(c.batchB, batchB)
+            try row.set(c.pairs, pairCount.integerValue)
+            try row.set(c.confidence, confidence)
+        }
         let comparisonID = database.lastInsertRowID
         let pairsQuery = try database.prepare("""
             SELECT ma.value, mb.value
@@ -110,10 +117,9 @@ extension Comparison {
             WHERE a.batch_id = ?1
             ORDER BY a.replication, a.trace_index
             """)
-        let insert = try database.prepare("""
-            INSERT INTO comparison_metrics (comparison_id, position, metric, pairs, mean_a, mean_b, difference, ci_low, ci_high, significant)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
+        let m = ReportTables.comparisonMetrics
+        var metricRows = BulkInsert(database, m.table)
+        try metricRows.begin(rows: RunMetric.all.count)
         for (position, metric) in RunMetric.all.enumerated() {
             var valuesA: [Double] = [], valuesB: [Double] = []
             try pairsQuery.bind(batchA, at: 1)
@@ -125,14 +131,20 @@ extension Comparison {
             }
             let differences = MeanInterval(zip(valuesA, valuesB).map { $1 - $0 })
             let empty = valuesA.isEmpty
-            func real(_ x: Double) -> SQLValue { empty ? .null : .real(x) }
-            try insert.execute([
-                .integer(comparisonID), .integer(Int64(position)), .text(metric.name), .integer(Int64(valuesA.count)),
-                real(MeanInterval(valuesA).mean), real(MeanInterval(valuesB).mean), real(differences.mean),
-                real(differences.mean - differences.halfWidth), real(differences.mean + differences.halfWidth),
-                .integer(differences.excludesZero ? 1 : 0),
-            ])
+            func real(_ x: Double) -> Double? { empty ? nil : x }
+            try metricRows.set(m.comparisonID, comparisonID)
+            try metricRows.set(m.position, position)
+            try metricRows.set(m.metric, metric.name)
+            try metricRows.set(m.pairs, valuesA.count)
+            try metricRows.set(m.meanA, real(MeanInterval(valuesA).mean))
+            try metricRows.set(m.meanB, real(MeanInterval(valuesB).mean))
+            try metricRows.set(m.difference, real(differences.mean))
+            try metricRows.set(m.ciLow, real(differences.mean - differences.halfWidth))
+            try metricRows.set(m.ciHigh, real(differences.mean + differences.halfWidth))
+            try metricRows.set(m.significant, differences.excludesZero)
+            try metricRows.endRow()
         }
+        try metricRows.finish()
     }
 
     /// The comparisons stored in a report, oldest first; `jobID` limits them to one job.

@@ -1,8 +1,15 @@
-/// A figure computed for every run from the report's own rows, stored in `run_metrics`,
-/// and compared across policies (`keysim compare`) and sweep points (`keysim sweep`).
+import Scenarios
+import Sim
+
+/// A figure computed for every run, declared once: its name, label, unit, direction, a
+/// sentence for the docs, and how it is computed from the run's records.
 ///
-/// Each metric is one SQL query over the rows of one batch, so the same figure comes out of
-/// a single-machine report and a merged one: both compute it from the same rows.
+/// Each run's value is computed in the process, on the worker thread that ran it, from its
+/// records as they stream to the report (`value(for:budgets:)`), and stored in
+/// `run_metrics` — so a summary report, which keeps no item rows, has every metric, and a
+/// merged report has the very values its shards computed. `RunMetric.all` is the one list
+/// that `run`, `compare`, `sweep`, `gate`, the `--json` documents, the `metrics` table and
+/// the metrics table of `docs/report-schema.md` (`RunMetric.catalogMarkdown`) read.
 public struct RunMetric: Sendable, Equatable {
     /// Identifier in `run_metrics.metric`, snake case with the unit last.
     public let name: String
@@ -10,140 +17,148 @@ public struct RunMetric: Sendable, Equatable {
     public let label: String
     /// The unit ("ms", "share", "per 100 words").
     public let unit: String
-    /// Whether smaller values are better (all of ours are).
+    /// Whether smaller values are better.
     public let lowerIsBetter: Bool
-    /// One sentence for `metrics.description`.
+    /// One sentence for `metrics.description` and the docs.
     public let description: String
-    /// A query with one parameter, `:batch` (a `batch_id`), returning `(run_id, value)` for
-    /// the runs of that batch that have a value; a run without one (no requests, say) is
-    /// left out rather than counted as zero.
-    public let sql: String
+    /// The metric's value for one run; nil where the run has none (no requests, no words…),
+    /// which leaves the run out rather than counting it as zero.
+    let compute: @Sendable (Run) -> Double?
+
+    /// What a metric is computed from: one run's records and summary, and its budgets.
+    public struct Run {
+        /// Everything the run recorded.
+        public let observations: ObservationBuffer
+        /// The run's totals and counters.
+        public let summary: ReplicationSummary
+        /// The scenario's latency budgets.
+        public let budgets: [Budget]
+    }
+
+    /// Declares a metric; `compute` says how a run's value comes from its records.
+    init(name: String, label: String, unit: String, lowerIsBetter: Bool, description: String,
+         compute: @escaping @Sendable (Run) -> Double?) {
+        self.name = name
+        self.label = label
+        self.unit = unit
+        self.lowerIsBetter = lowerIsBetter
+        self.description = description
+        self.compute = compute
+    }
 
     /// Decimal places shown in tables.
     public var decimals: Int { unit == "share" ? 4 : 2 }
+
+    /// The metric's value for `result` under `budgets`; nil where the run has none.
+    public func value(for result: RunResult, budgets: [Budget]) -> Double? {
+        compute(Run(observations: result.observations, summary: result.summary, budgets: budgets))
+    }
+
+    /// Two metrics are the same when their names are.
+    public static func == (lhs: RunMetric, rhs: RunMetric) -> Bool { lhs.name == rhs.name }
 }
 
 extension RunMetric {
     /// Mean key latency (touch to inserted) of the run.
     public static let keyLatencyMeanMs = RunMetric(
         name: "key_latency_mean_ms", label: "key latency, mean (ms)", unit: "ms", lowerIsBetter: true,
-        description: "Mean touch-to-inserted latency of the run's keys.",
-        sql: """
-        SELECT k.run_id, AVG(k.latency_ns) / 1e6 FROM keys k JOIN runs r USING (run_id)
-        WHERE r.batch_id = :batch GROUP BY k.run_id
-        """)
+        description: "Mean touch-to-inserted latency of the run's keys."
+    ) { run in meanMs(run.observations.keys.lazy.map(\.latency.nanoseconds)) }
 
     /// 99th percentile (nearest rank) of key latency in the run.
     public static let keyLatencyP99Ms = RunMetric(
         name: "key_latency_p99_ms", label: "key latency, p99 (ms)", unit: "ms", lowerIsBetter: true,
-        description: "Nearest-rank 99th percentile of the run's touch-to-inserted latencies.",
-        sql: nearestRankSQL(percent: 99, table: "keys"))
+        description: "Nearest-rank 99th percentile of the run's touch-to-inserted latencies."
+    ) { run in nearestRankMs(99, run.observations.keys.map(\.latency.nanoseconds)) }
 
     /// Share of the run's keys over the key budget.
     public static let keyShareOverBudget = RunMetric(
         name: "key_share_over_budget", label: "keys over budget (share)", unit: "share", lowerIsBetter: true,
-        description: "Share of the run's keys whose latency exceeded the key budget.",
-        sql: """
-        SELECT k.run_id, AVG(k.latency_ns > b.limit_ns) FROM keys k JOIN runs r USING (run_id)
-        JOIN budgets b ON b.run_id = k.run_id AND b.metric = 'key'
-        WHERE r.batch_id = :batch GROUP BY k.run_id
-        """)
+        description: "Share of the run's keys whose latency exceeded the key budget."
+    ) { run in
+        let keys = run.observations.keys
+        guard let limit = run.budgets.first(where: { $0.metric == .key })?.limit, !keys.isEmpty else { return nil }
+        return share(keys.lazy.map { $0.latency > limit })
+    }
 
     /// Cloud requests per 100 words typed: the cost side of every debounce trade-off.
     public static let requestsPer100Words = RunMetric(
         name: "requests_per_100_words", label: "cloud requests per 100 words", unit: "per 100 words", lowerIsBetter: true,
-        description: "Requests sent to the cloud checker per 100 words of final text.",
-        sql: "SELECT run_id, 100.0 * requests / words FROM runs WHERE batch_id = :batch AND words > 0")
+        description: "Requests sent to the cloud checker per 100 words of final text."
+    ) { run in
+        let s = run.summary
+        return s.words > 0 ? 100.0 * Double(s.requests) / Double(s.words) : nil
+    }
 
     /// Characters sent to the cloud per 100 words typed: the token proxy.
     public static let charactersSentPer100Words = RunMetric(
         name: "characters_sent_per_100_words", label: "characters sent per 100 words", unit: "per 100 words",
         lowerIsBetter: true,
-        description: "Characters sent to the cloud checker (the token proxy) per 100 words of final text.",
-        sql: """
-        SELECT r.run_id, 100.0 * COALESCE(SUM(q.characters), 0) / r.words FROM runs r LEFT JOIN requests q USING (run_id)
-        WHERE r.batch_id = :batch AND r.words > 0 GROUP BY r.run_id
-        """)
+        description: "Characters sent to the cloud checker (the token proxy) per 100 words of final text."
+    ) { run in
+        let words = run.summary.words
+        return words > 0 ? 100.0 * Double(run.observations.requests.reduce(0) { $0 + $1.characters }) / Double(words) : nil
+    }
 
     /// Mean round trip of the run's cloud requests, sent to answered.
     public static let requestRoundTripMeanMs = RunMetric(
         name: "request_round_trip_mean_ms", label: "request round trip, mean (ms)", unit: "ms", lowerIsBetter: true,
-        description: "Mean time from sending a request to the cloud checker to its end.",
-        sql: """
-        SELECT q.run_id, AVG(q.round_trip_ns) / 1e6 FROM requests q JOIN runs r USING (run_id)
-        WHERE r.batch_id = :batch GROUP BY q.run_id
-        """)
+        description: "Mean time from sending a request to the cloud checker to its end."
+    ) { run in meanMs(run.observations.requests.lazy.map(\.roundTrip.nanoseconds)) }
 
     /// Mean time from a word being finished to the cloud's verdict on its local underline
     /// (confirmed or retracted): how long a speculative underline stays unsettled.
     public static let underlineVerdictMeanMs = RunMetric(
         name: "underline_verdict_mean_ms", label: "time to confirm an underline, mean (ms)", unit: "ms", lowerIsBetter: true,
-        description: "Mean time from a word being finished to the cloud confirming or retracting its local underline.",
-        sql: """
-        SELECT u.run_id, AVG(COALESCE(u.confirmed_ns, CASE WHEN u.outcome = 'retracted' THEN u.end_ns END) - u.word_finished_ns) / 1e6
-        FROM underlines u JOIN runs r USING (run_id)
-        WHERE r.batch_id = :batch AND u.origin = 'local'
-          AND (u.confirmed_ns IS NOT NULL OR u.outcome = 'retracted')
-        GROUP BY u.run_id
-        """)
+        description: "Mean time from a word being finished to the cloud confirming or retracting its local underline."
+    ) { run in
+        meanMs(run.observations.underlines.lazy.filter { $0.origin == .local }.compactMap { u -> Int64? in
+            guard let verdict = u.confirmed ?? (u.outcome == .retracted ? u.end : nil) else { return nil }
+            return (verdict - u.wordFinished).nanoseconds
+        })
+    }
 
     /// 95th percentile (nearest rank) of suggestion latency in the run.
     public static let suggestionLatencyP95Ms = RunMetric(
         name: "suggestion_latency_p95_ms", label: "suggestion latency, p95 (ms)", unit: "ms", lowerIsBetter: true,
-        description: "Nearest-rank 95th percentile of touch-to-suggestions-shown latencies.",
-        sql: nearestRankSQL(percent: 95, table: "suggestions", filter: "t.outcome = 'shown'"))
+        description: "Nearest-rank 95th percentile of touch-to-suggestions-shown latencies."
+    ) { run in nearestRankMs(95, run.observations.suggestions.filter { $0.outcome == .shown }.map(\.latency.nanoseconds)) }
 
     /// Underlines retracted within the flicker window, per 100 words.
     public static let flickersPer100Words = RunMetric(
         name: "flickers_per_100_words", label: "flickers per 100 words", unit: "per 100 words", lowerIsBetter: true,
-        description: "Underlines shown and retracted within the flicker window, per 100 words of final text.",
-        sql: """
-        SELECT r.run_id, 100.0 * (SELECT COUNT(*) FROM underlines u WHERE u.run_id = r.run_id AND u.flicker) / r.words
-        FROM runs r WHERE r.batch_id = :batch AND r.words > 0
-        """)
+        description: "Underlines shown and retracted within the flicker window, per 100 words of final text."
+    ) { run in
+        let words = run.summary.words
+        return words > 0 ? 100.0 * Double(run.observations.underlines.count(where: \.flicker)) / Double(words) : nil
+    }
 
     /// Fixes that damaged the user's text.
     public static let corruptingFixes = RunMetric(
         name: "corrupting_fixes", label: "corrupting fixes", unit: "count", lowerIsBetter: true,
-        description: "Accepted fixes whose result differs from the text with just the word replaced.",
-        sql: """
-        SELECT r.run_id, (SELECT COUNT(*) FROM fixes f WHERE f.run_id = r.run_id AND f.corrupted) FROM runs r
-        WHERE r.batch_id = :batch
-        """)
+        description: "Accepted fixes whose result differs from the text with just the word replaced."
+    ) { run in Double(run.observations.fixes.count(where: \.corrupted)) }
 
     /// Mean time from a dictation's stop tap to its text inserted.
     public static let dictationStopToTextMeanMs = RunMetric(
         name: "dictation_stop_to_text_mean_ms", label: "dictation stop to text, mean (ms)", unit: "ms", lowerIsBetter: true,
-        description: "Mean time from the stop tap of a dictation to its text inserted at the cursor.",
-        sql: """
-        SELECT d.run_id, AVG(d.stop_to_text_ns) / 1e6 FROM dictations d JOIN runs r USING (run_id)
-        WHERE r.batch_id = :batch GROUP BY d.run_id
-        """)
+        description: "Mean time from the stop tap of a dictation to its text inserted at the cursor."
+    ) { run in meanMs(run.observations.dictations.lazy.map(\.stopToText.nanoseconds)) }
 
     /// Microphone-on seconds per dictated second: the privacy and battery price of the session design.
     public static let micOnPerDictatedSecond = RunMetric(
         name: "mic_on_per_dictated_second", label: "mic-on s per dictated s", unit: "ratio", lowerIsBetter: true,
-        description: "Seconds the microphone was on per second of speech dictated.",
-        sql: """
-        SELECT s.run_id, 1.0 * SUM(s.mic_on_ns) / SUM(s.dictated_ns) FROM dictation_sessions s JOIN runs r USING (run_id)
-        WHERE r.batch_id = :batch GROUP BY s.run_id HAVING SUM(s.dictated_ns) > 0
-        """)
-
-    /// A per-run nearest-rank percentile (milliseconds) of `latency_ns` in `table`, for the
-    /// runs of `:batch`, optionally filtered on the table's rows (aliased `t`).
-    static func nearestRankSQL(percent: Int, table: String, filter: String? = nil) -> String {
-        """
-        SELECT run_id, MAX(CASE WHEN rank = (\(percent) * n + 99) / 100 THEN latency_ns END) / 1e6 FROM (
-            SELECT t.run_id, t.latency_ns,
-                   ROW_NUMBER() OVER (PARTITION BY t.run_id ORDER BY t.latency_ns) AS rank,
-                   COUNT(*) OVER (PARTITION BY t.run_id) AS n
-            FROM \(table) t JOIN runs r USING (run_id) WHERE r.batch_id = :batch\(filter.map { " AND \($0)" } ?? "")
-        ) GROUP BY run_id
-        """
+        description: "Seconds the microphone was on per second of speech dictated."
+    ) { run in
+        let sessions = run.observations.dictationSessions
+        let dictated = sessions.reduce(Int64(0)) { $0 + $1.dictated.nanoseconds }
+        guard dictated > 0 else { return nil }
+        return 1.0 * Double(sessions.reduce(Int64(0)) { $0 + $1.micOn.nanoseconds }) / Double(dictated)
     }
 
-    /// Every metric, in the order tables show them. A metric added here is computed for
-    /// every batch written from then on and shows up in comparisons without other changes.
+    /// Every metric, in the order tables show them: the one list every command, document
+    /// and table reads. A metric added here is computed for every run written from then
+    /// on and shows up in comparisons, sweeps, gates and `--json` without other changes.
     public static let all: [RunMetric] = [
         keyLatencyMeanMs, keyLatencyP99Ms, keyShareOverBudget, suggestionLatencyP95Ms, requestsPer100Words,
         charactersSentPer100Words, requestRoundTripMeanMs, underlineVerdictMeanMs, flickersPer100Words, corruptingFixes,

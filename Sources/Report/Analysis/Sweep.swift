@@ -88,23 +88,34 @@ extension Sweep {
         for (k, index) in complete.enumerated() { onFront[index] = front[k] }
 
         let parametersJSON = "[" + parameters.map(JSONWriter.quoted).joined(separator: ",") + "]"
-        try database.prepare("""
-            INSERT INTO sweeps (job_id, scenario_name, parameters, points, cost_metric, delay_metric) VALUES (?, ?, ?, ?, ?, ?)
-            """).execute([.integer(jobID), head[0], .text(parametersJSON), .integer(Int64(points.count)),
-                          .text(TradeOff.cost.name), .text(TradeOff.delay.name)])
-        let sweepID = database.lastInsertRowID
-        let insert = try database.prepare("""
-            INSERT INTO sweep_points (sweep_id, point_index, batch_id, settings, runs, cost, cost_half_width, delay,
-                                      delay_half_width, on_front)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
-        for (index, point) in points.enumerated() {
-            func mean(_ interval: MeanInterval) -> SQLValue { interval.count > 0 ? .real(interval.mean) : .null }
-            func half(_ interval: MeanInterval) -> SQLValue { interval.count > 0 ? .real(interval.halfWidth) : .null }
-            try insert.execute([.integer(sweepID), .integer(Int64(index)), point.batch, .text(point.settings),
-                                .integer(point.runs), mean(point.cost), half(point.cost), mean(point.delay), half(point.delay),
-                                .integer(onFront[index] ? 1 : 0)])
+        let w = ReportTables.sweeps
+        var sweepRows = BulkInsert(database, w.table)
+        try sweepRows.insertRow { row in
+            try row.set(w.jobID, jobID)
+            try row.set(w.scenarioName, head[0].textValue)
+            try row.set(w.parameters, parametersJSON)
+            try row.set(w.points, points.count)
+            try row.set(w.costMetric, TradeOff.cost.name)
+            try row.set(w.delayMetric, TradeOff.delay.name)
         }
+        let sweepID = database.lastInsertRowID
+        let p = ReportTables.sweepPoints
+        var pointRows = BulkInsert(database, p.table)
+        try pointRows.begin(rows: points.count)
+        for (index, point) in points.enumerated() {
+            try pointRows.set(p.sweepID, sweepID)
+            try pointRows.set(p.pointIndex, index)
+            try pointRows.set(p.batchID, point.batch.integerValue)
+            try pointRows.set(p.settings, point.settings)
+            try pointRows.set(p.runs, point.runs)
+            try pointRows.set(p.cost, point.cost.count > 0 ? point.cost.mean : nil)
+            try pointRows.set(p.costHalfWidth, point.cost.count > 0 ? point.cost.halfWidth : nil)
+            try pointRows.set(p.delay, point.delay.count > 0 ? point.delay.mean : nil)
+            try pointRows.set(p.delayHalfWidth, point.delay.count > 0 ? point.delay.halfWidth : nil)
+            try pointRows.set(p.onFront, onFront[index])
+            try pointRows.endRow()
+        }
+        try pointRows.finish()
     }
 
     /// The sweeps stored in a report, oldest first; `jobID` limits them to one job.

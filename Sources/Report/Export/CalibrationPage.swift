@@ -94,5 +94,5 @@ public enum CalibrationPage {
         return chart.render()
     }
 
-    private static func esc(_ text: String) -> String { SVGChart.escape(text) }
+    private static func esc(_ text: String) -> String { HTMLEscaper.escape(text) }
 }

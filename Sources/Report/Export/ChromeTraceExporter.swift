@@ -16,7 +16,26 @@ import Scenarios
 /// to: a trace viewer binds a flow event to the slice that encloses it on its thread, and no
 /// two items of a lane start at the same instant. A moment some flow reaches is a slice of no
 /// duration (flow events bind to slices, not to instant events).
-public enum ChromeTraceExporter {
+public struct ChromeTraceExporter: StreamExporter {
+    public let name = "chrome-trace"
+    public let title = "a Chrome trace of one run"
+    public let fileExtension = "json"
+    public let scope = ExportScope.run
+    public let summary = "is one replication's timeline as Chrome Trace Event JSON (open it in Perfetto UI, ui.perfetto.dev, "
+        + "or chrome://tracing)"
+    public let documentation = "one replication's timeline (`--run ID`, default the first run) as Chrome Trace Event JSON: "
+        + "`{\"traceEvents\": [...]}`, complete `X` events in microseconds (nanosecond decimals), instants, counters and "
+        + "flow events for each key's chain and each edit's path to its verdict. Open it in Perfetto UI "
+        + "(ui.perfetto.dev) or chrome://tracing"
+
+    /// The Chrome trace exporter.
+    public init() {}
+
+    /// Writes the timeline of `--run`'s run (the first run when none is given) to `output`.
+    public func write(_ source: ExportSource, to output: ReportOutput) throws {
+        try Self.write(source.store, options: source.options, to: output)
+    }
+
     /// Writes the timeline of `options.runID` (the first run when nil).
     public static func write(_ store: ReportStore, options: ExportOptions, to output: ReportOutput) throws {
         let timeline = try Timeline.read(store, runID: options.runID, options: options)

@@ -5,7 +5,25 @@ import Sim
 /// against their budget lines, the comparisons and the sweep charts. No scripts, no
 /// stylesheets or fonts to fetch, and a Content-Security-Policy that forbids any network
 /// access: it reads the same offline, in a mail attachment, and with scripts disabled.
-public enum HTMLExporter {
+public struct HTMLExporter: StreamExporter {
+    public let name = "html"
+    public let title = "a self-contained HTML page"
+    public let fileExtension = "html"
+    public let scope = ExportScope.report
+    public let summary = "is one page with no scripts and no network access, with latency CDFs and histograms against their "
+        + "budgets, the comparisons and the sweep charts"
+    public let documentation = "one self-contained page: the summary tables, latency CDFs and histograms per batch drawn against "
+        + "their budget lines, comparisons, and the sweep's trade-off chart with its Pareto front. Inline SVG and CSS, no "
+        + "scripts, and a Content-Security-Policy that forbids any network access"
+
+    /// The HTML exporter.
+    public init() {}
+
+    /// Writes the page of the report (or of `--run`'s run) to `output`.
+    public func write(_ source: ExportSource, to output: ReportOutput) throws {
+        try Self.write(source.store, options: source.options, to: output)
+    }
+
     /// A latency column drawn as CDF and histogram, with its budget when it has one.
     struct LatencySeries {
         var title: String
@@ -320,5 +338,5 @@ public enum HTMLExporter {
         """
     }
 
-    private static func esc(_ text: String) -> String { SVGChart.escape(text) }
+    private static func esc(_ text: String) -> String { HTMLEscaper.escape(text) }
 }

@@ -1,6 +1,24 @@
-/// A Markdown summary of a report, short enough to paste into a pull request: batches, key
-/// latency and cloud requests per batch, budget violations, comparisons and sweeps.
-public enum MarkdownExporter {
+/// `--format md`: a Markdown summary of a report, short enough to paste into a pull
+/// request: batches, key latency and cloud requests per batch, budget violations,
+/// comparisons and sweeps. The default format.
+public struct MarkdownExporter: StreamExporter {
+    public let name = "md"
+    public let title = "Markdown"
+    public let fileExtension = "md"
+    public let scope = ExportScope.report
+    public let summary = "is a summary to paste into a pull request"
+    public let documentation = "a summary to paste into a pull request: batches, key latency and cloud requests per batch, budget "
+        + "violations, comparisons, sweeps; typing quality, touch boundaries and the extension's kills, language files and token "
+        + "when the report has them"
+
+    /// The Markdown exporter.
+    public init() {}
+
+    /// Writes the summary of the report (or of `--run`'s run) to `output`.
+    public func write(_ source: ExportSource, to output: ReportOutput) throws {
+        try Self.write(ReportDigest(source.store, options: source.options), to: output)
+    }
+
     /// Writes the summary of `digest` to `output`.
     public static func write(_ digest: ReportDigest, to output: ReportOutput) throws {
         try output.write(render(digest))
@@ -79,30 +97,9 @@ public enum MarkdownExporter {
         return text
     }
 
-    /// Text safe anywhere in Markdown, table cells included: HTML is written as entities
-    /// (a scenario or policy name cannot become a tag), and every character Markdown gives
-    /// a meaning inline is escaped with a backslash; line breaks become spaces.
-    static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\\", "`", "*", "_", "[", "]", "|", "#", "!": out += "\\" + String(character)
-            case "\n", "\r", "\r\n": out += " "
-            default: out.append(character)
-            }
-        }
-        return out
-    }
+    private static func escape(_ text: String) -> String { MarkdownEscaper.escape(text) }
 
-    /// A path as an inline code span, whatever backticks it holds.
-    static func code(_ text: String) -> String {
-        let flat = text.replacingOccurrences(of: "\n", with: " ")
-        return flat.contains("`") ? "`` " + flat + " ``" : "`" + flat + "`"
-    }
+    private static func code(_ text: String) -> String { MarkdownEscaper.code(text) }
 }
 
 extension String {

@@ -164,21 +164,5 @@ struct SVGChart {
     /// A coordinate with at most two decimals, so the SVG stays small.
     private func n(_ value: Double) -> String { TextTable.fixed(value, value == value.rounded() ? 0 : 1) }
 
-    /// Text safe inside SVG or HTML.
-    static func escape(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            default: result.append(character)
-            }
-        }
-        return result
-    }
-
-    private func escape(_ text: String) -> String { Self.escape(text) }
+    private func escape(_ text: String) -> String { HTMLEscaper.escape(text) }
 }

@@ -15,29 +15,29 @@ extension Gate {
         let skipped = checks.filter(Self.isSkipped).count
         let suite = "keysim gate: \(scenarioName): \(candidate) vs \(baseline)"
         let time = run.map { " time=\"\($0.time)\"" } ?? ""
-        let when = run.map { " timestamp=\(Self.attribute($0.timestamp)) hostname=\(Self.attribute($0.hostname))" } ?? ""
+        let when = run.map { " timestamp=\(HTMLEscaper.xmlAttribute($0.timestamp)) hostname=\(HTMLEscaper.xmlAttribute($0.hostname))" } ?? ""
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         xml += "<testsuites name=\"keysim gate\" tests=\"\(checks.count)\" failures=\"\(failed)\" errors=\"0\"\(time)>\n"
-        xml += "  <testsuite name=\(Self.attribute(suite)) tests=\"\(checks.count)\" failures=\"\(failed)\" errors=\"0\" skipped=\"\(skipped)\"\(time)\(when)>\n"
+        xml += "  <testsuite name=\(HTMLEscaper.xmlAttribute(suite)) tests=\"\(checks.count)\" failures=\"\(failed)\" errors=\"0\" skipped=\"\(skipped)\"\(time)\(when)>\n"
         xml += "    <properties>\n"
         for (name, value) in [("scenario", scenarioName), ("baseline", baseline), ("candidate", candidate),
                               ("seed", "\(seed)"), ("replications", "\(replications)"), ("pairs", "\(pairs)")] {
-            xml += "      <property name=\(Self.attribute(name)) value=\(Self.attribute(value))/>\n"
+            xml += "      <property name=\(HTMLEscaper.xmlAttribute(name)) value=\(HTMLEscaper.xmlAttribute(value))/>\n"
         }
         xml += "    </properties>\n"
         for check in checks {
-            let opening = "    <testcase name=\(Self.attribute(check.name)) classname=\(Self.attribute("keysim.gate.\(check.kind.rawValue)"))"
+            let opening = "    <testcase name=\(HTMLEscaper.xmlAttribute(check.name)) classname=\(HTMLEscaper.xmlAttribute("keysim.gate.\(check.kind.rawValue)"))"
             if Self.isSkipped(check) {
-                xml += opening + ">\n      <skipped message=\(Self.attribute(check.detail))/>\n    </testcase>\n"
+                xml += opening + ">\n      <skipped message=\(HTMLEscaper.xmlAttribute(check.detail))/>\n    </testcase>\n"
                 continue
             }
             if check.passed {
-                xml += opening + ">\n      <system-out>\(Self.text(check.detail))</system-out>\n    </testcase>\n"
+                xml += opening + ">\n      <system-out>\(HTMLEscaper.xmlText(check.detail))</system-out>\n    </testcase>\n"
                 continue
             }
             let type = check.kind == .budget ? "budget" : "rule"
             xml += opening + ">\n"
-            xml += "      <failure message=\(Self.attribute(check.detail)) type=\"\(type)\">\(Self.text(Self.figures(check)))</failure>\n"
+            xml += "      <failure message=\(HTMLEscaper.xmlAttribute(check.detail)) type=\"\(type)\">\(HTMLEscaper.xmlText(Self.figures(check)))</failure>\n"
             xml += "    </testcase>\n"
         }
         xml += "  </testsuite>\n</testsuites>\n"
@@ -68,26 +68,5 @@ extension Gate {
         lines.append("\(check.kind == .budget ? "samples" : "pairs"): \(check.count)")
         lines.append("unit: \(check.unit)")
         return lines.joined(separator: "\n")
-    }
-
-    /// An XML attribute value, quotes included.
-    static func attribute(_ value: String) -> String {
-        "\"" + text(value).replacingOccurrences(of: "\"", with: "&quot;").replacingOccurrences(of: "\n", with: "&#10;") + "\""
-    }
-
-    /// XML character data: `&`, `<`, `>` escaped, and characters XML 1.0 forbids dropped.
-    static func text(_ value: String) -> String {
-        var out = ""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            default:
-                if scalar.value < 0x20 && scalar != "\n" && scalar != "\t" && scalar != "\r" { continue }
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
     }
 }

@@ -24,6 +24,9 @@ struct JobWriter {
     /// The batch being written: its index, row id, row writers, description and start.
     private var open: (batch: Int, batchID: Int64, rows: RunRowWriter, metrics: RunMetricWriter, info: BatchInfo,
                        started: UInt64)?
+    /// The report file's size before the open batch's space was allocated: what a failed
+    /// commit gives the space back down to.
+    private var reservedFrom: Int64?
 
     init(job: Job, shard: Shard, reportPath: String, busyTimeoutMs: Int) {
         self.job = job
@@ -41,13 +44,13 @@ struct JobWriter {
                                  tracesHash: spec.tracesHash, wallSeconds: 0)
             try database.execute("BEGIN IMMEDIATE")
             try ReportSchema.ensureAnalysisTables(database)
-            let id = try writer.jobID ?? writer.insertJobRow(database)
+            let id = try writer.jobID ?? JobRows.insertJob(database, writer.job, shard: writer.shard)
             writer.jobID = id
             let batchID = try writer.store!.insertBatchRow(info, replications: replications)
-            try database.prepare("INSERT INTO job_batches (batch_id, job_id, batch_index, label, settings) VALUES (?, ?, ?, ?, ?)")
-                .execute([.integer(batchID), .integer(id), .integer(Int64(batch)), .text(spec.label), .text(spec.settingsJSON)])
+            try JobRows.insertJobBatch(database, batchID: batchID, jobID: id, index: Int64(batch), label: spec.label,
+                                       settings: spec.settingsJSON)
             try RunMetricWriter.writeCatalog(database)
-            writer.open = (batch, batchID, try RunRowWriter(database), try RunMetricWriter(database), info,
+            writer.open = (batch, batchID, RunRowWriter(database), RunMetricWriter(database), info,
                            DispatchTime.now().uptimeNanoseconds)
         }
     }
@@ -71,10 +74,14 @@ struct JobWriter {
             let wall = Double(DispatchTime.now().uptimeNanoseconds - open.started) / 1e9
             try database.prepare("UPDATE batches SET wall_seconds = ? WHERE batch_id = ?").execute([.real(wall), .integer(open.batchID)])
             if isLast { try JobAnalysis.finish(database, jobID: jobID) }
-            // Space for the batch in the report file itself, before it counts: a disk too full
-            // to take it fails the batch here, whole, instead of the fold after the commit.
+            // The batch's pages go to the log first, then its space in the report file is
+            // allocated, before it counts: a disk too full for either fails the batch here,
+            // whole, with the report file as it was, instead of the fold after the commit.
+            try database.flushCacheToLog()
+            writer.reservedFrom = database.mainFileBytes
             try database.reserveSpaceForPages()
             try database.execute("COMMIT")
+            writer.reservedFrom = nil
             writer.open = nil
             writer.committedJobID = jobID
         }
@@ -83,16 +90,25 @@ struct JobWriter {
         if !isLast, let store { try Self.checkpoint(store, reportPath: reportPath, mode: "PASSIVE") }
     }
 
-    /// Rolls back the batch being written, if any: the report keeps its committed batches.
+    /// Rolls back the batch being written, if any, and leaves the report as the last commit
+    /// left it: the committed batches, the file's space as before the failed batch
+    /// (`Database.releaseSpace`), and the log folded in and removed on close — or, when the
+    /// disk is too full to fold it whole, kept beside the report for the next keysim that
+    /// opens it (`docs/report-schema.md`, "The file").
     mutating func abandon() {
-        if open != nil, let database = store?.database, database.isInTransaction {
-            _ = try? database.execute("ROLLBACK")
-        }
-        // Batches committed before the failure are in the log; folding it on close could
-        // fail part way on a full disk. The next keysim to open the report folds it.
-        store?.database.keepLogOnClose()
         open = nil
         jobID = committedJobID
+        guard let store else { return }
+        let database = store.database
+        if database.isInTransaction { _ = try? database.execute("ROLLBACK") }
+        if let reservedFrom { try? database.releaseSpace(downTo: reservedFrom) }
+        reservedFrom = nil
+        // Batches committed before the failure may be in the log only; folding it on close
+        // could stop part way on a full disk, so it is folded here, its space allocated
+        // first, and kept on close when that cannot be done whole.
+        if (try? Self.checkpoint(store, reportPath: reportPath, mode: "PASSIVE")) != true {
+            database.keepLogOnClose()
+        }
     }
 
     /// Records a shard that holds none of the job's work items, so that merging still
@@ -101,7 +117,7 @@ struct JobWriter {
         try writing { writer, database in
             try database.transaction {
                 try ReportSchema.ensureAnalysisTables(database)
-                let id = try writer.insertJobRow(database)
+                let id = try JobRows.insertJob(database, writer.job, shard: writer.shard)
                 try JobAnalysis.finish(database, jobID: id)
                 writer.jobID = id
             }
@@ -157,11 +173,15 @@ struct JobWriter {
     /// folded file needs is allocated first (`Database.reserveSpaceForPages`), so a disk too
     /// full fails here before a page of the log lands in the file: the report stays whole
     /// on its own, with the runs that did not fit in its `-wal`.
-    static func checkpoint(_ store: ReportStore, reportPath: String, mode: String = "TRUNCATE") throws(ReportError) {
-        guard store.path != ":memory:" else { return }
+    /// - Returns: whether the whole log is now in the report file.
+    @discardableResult
+    static func checkpoint(_ store: ReportStore, reportPath: String, mode: String = "TRUNCATE") throws(ReportError) -> Bool {
+        guard store.path != ":memory:" else { return true }
         do {
             try store.database.reserveSpaceForPages()
-            _ = try store.database.query("PRAGMA wal_checkpoint(\(mode))")
+            let result = try store.database.query("PRAGMA wal_checkpoint(\(mode))").first ?? []
+            // (busy, frames in the log, frames folded): -1 for both without a log.
+            return result.count == 3 && result[1] == result[2]
         } catch {
             store.database.keepLogOnClose()
             if error.isFull || error.isIOError {
@@ -170,22 +190,5 @@ struct JobWriter {
             }
             throw ReportStore.describe(error, path: reportPath)
         }
-    }
-
-    // MARK: - Writing
-
-    private func insertJobRow(_ database: Database) throws -> Int64 {
-        let first = job.batches[0].scenario
-        try database.prepare("""
-            INSERT INTO jobs (job_key, command, scenario_name, scenario_path, traces_hash, seed, replications, batches,
-                              work_items, shard_index, shard_count, spec, keysim_version, complete)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
-            """).execute([
-            .text(job.key), .text(job.command), .text(first.name), .text(first.path), .text(job.tracesHash),
-            .integer(Int64(bitPattern: job.seed)), .integer(Int64(job.replications)), .integer(Int64(job.batches.count)),
-            .integer(Int64(job.itemCount)), .integer(Int64(shard.index + 1)), .integer(Int64(shard.count)),
-            .text(job.spec), .text(KeysimVersion.current),
-        ])
-        return database.lastInsertRowID
     }
 }

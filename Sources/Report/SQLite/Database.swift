@@ -31,6 +31,8 @@ public final class Database {
     public let path: String
     /// Whether the connection was opened read-only.
     public let isReadOnly: Bool
+    /// How long a statement waits for another connection's lock, in milliseconds.
+    public let busyTimeoutMs: Int
     /// The `sqlite3 *` handle. Only this module's SQLite files touch it.
     let handle: OpaquePointer
 
@@ -77,6 +79,7 @@ public final class Database {
         self.handle = opened
         self.path = path
         self.isReadOnly = readOnly || immutable
+        self.busyTimeoutMs = busyTimeoutMs
         sqlite3_extended_result_codes(opened, 1)
         sqlite3_busy_timeout(opened, Int32(busyTimeoutMs))
     }
@@ -261,144 +264,6 @@ public final class Database {
 
     /// The number of rows changed since the connection was opened.
     public var totalChanges: Int { Int(sqlite3_total_changes64(handle)) }
-
-    /// How hard a WAL connection works to survive the machine (not the process) going down.
-    public enum Durability: Sendable {
-        /// `synchronous=NORMAL`: syncs at checkpoints; a power loss may drop the last
-        /// transactions but never corrupts the file.
-        case powerLossSafe
-        /// `synchronous=OFF`: never syncs. A killed or crashed process still leaves every
-        /// committed transaction and no partial one (the operating system holds the writes);
-        /// only an operating-system crash or power loss before the kernel writes them back
-        /// can damage the file. For files that can be made again, such as simulation reports.
-        case processCrashSafe
-
-        var pragma: String { self == .powerLossSafe ? "NORMAL" : "OFF" }
-    }
-
-    /// Switches the database to write-ahead logging, with `durability` for this connection.
-    ///
-    /// WAL lets readers proceed while one writer writes. The journal mode is stored in the
-    /// file and persists for later connections; `synchronous` is per connection.
-    /// - Returns: `true` when WAL is in effect; `false` for an in-memory database, which
-    ///   cannot use WAL and keeps its own journal.
-    /// - Throws: `SQLiteError` if a file database refuses WAL (for example when opened
-    ///   read-only on a file that is not already in WAL mode).
-    @discardableResult
-    public func enableWAL(durability: Durability = .powerLossSafe) throws(SQLiteError) -> Bool {
-        let mode = try query("PRAGMA journal_mode=WAL").first?.first
-        guard case .text(let modeName) = mode, modeName.lowercased() == "wal" else {
-            if isInMemory { return false }
-            throw SQLiteError(extendedResultCode: SQLITE_ERROR,
-                              message: "could not switch to WAL; journal mode is \(mode.map(String.init(describing:)) ?? "unknown")",
-                              sql: "PRAGMA journal_mode=WAL", path: path)
-        }
-        try execute("PRAGMA synchronous=\(durability.pragma)")
-        return true
-    }
-
-    /// Makes the main file grow in whole chunks of `bytes`, each allocated on disk before a
-    /// page is written into it (`SQLITE_FCNTL_CHUNK_SIZE`). A checkpoint announces the size
-    /// it will need before it copies the log into the file, so with chunks a disk too full to
-    /// take them fails it before the first page lands, leaving the file whole on its own.
-    public func setChunkSize(_ bytes: Int32) throws(SQLiteError) {
-        var size = bytes
-        let code = sqlite3_file_control(handle, "main", SQLITE_FCNTL_CHUNK_SIZE, &size)
-        guard code == SQLITE_OK || code == SQLITE_NOTFOUND else {
-            throw SQLiteError(extendedResultCode: code, message: String(cString: sqlite3_errstr(code)),
-                              sql: "SQLITE_FCNTL_CHUNK_SIZE", path: path)
-        }
-    }
-
-    /// Makes closing this connection leave the write-ahead log unfolded: after a disk full,
-    /// so that the database file stays whole on its own, its newer pages in the log.
-    public func keepLogOnClose() {
-        _ = keysim_sqlite_keep_log_on_close(handle)
-    }
-
-    /// Allocates on disk what the main file needs to hold every page the database has now,
-    /// log included (`PRAGMA page_count`), through SQLite's own file (`SQLITE_FCNTL_SIZE_HINT`
-    /// with a chunk size set, `setChunkSize`): after it, folding the log into the file
-    /// writes only into space the file system has already given. A file system that cannot
-    /// allocate ahead (SQLite built without `posix_fallocate` writes a byte per block
-    /// instead) only makes this slower.
-    /// - Throws: `SQLiteError` (`isFull`) when the disk cannot take it.
-    ///
-    /// Allocating writes a byte into every block the file gains when SQLite is built without
-    /// `posix_fallocate` (Debian's is), which costs about what writing the pages does; so
-    /// when the file system has plenty of room for the growth — twice over, and 16 MB more —
-    /// nothing is allocated ahead. Only another process filling the disk between this check
-    /// and the fold can then stop a fold part way.
-    public func reserveSpaceForPages() throws(SQLiteError) {
-        guard let pages = try query("PRAGMA page_count").first?.first?.integerValue,
-              let size = try query("PRAGMA page_size").first?.first?.integerValue else { return }
-        var bytes = sqlite3_int64(pages * size)
-        var file = stat()
-        var volume = statvfs()
-        if stat(path, &file) == 0, statvfs(path, &volume) == 0 {
-            let growth = Int64(bytes) - Int64(file.st_size)
-            guard growth > 0 else { return }
-            let available = Int64(volume.f_bavail) * Int64(volume.f_frsize)
-            if available > 2 * growth + (16 << 20) { return }
-        }
-        let code = sqlite3_file_control(handle, "main", SQLITE_FCNTL_SIZE_HINT, &bytes)
-        guard code == SQLITE_OK || code == SQLITE_NOTFOUND else {
-            // A file control leaves no message on the connection: the code's own text.
-            throw SQLiteError(extendedResultCode: code, message: String(cString: sqlite3_errstr(code)),
-                              sql: "allocating \(bytes) bytes for the report", path: path)
-        }
-    }
-
-    /// The schema version an application stores in the file (`PRAGMA user_version`), 0 in a
-    /// new database.
-    public func userVersion() throws(SQLiteError) -> Int {
-        Int(try integerPragma("user_version"))
-    }
-
-    /// Stores the application's schema version in the file (`PRAGMA user_version`).
-    /// - Precondition: `version` fits in 32 bits, as SQLite stores it.
-    public func setUserVersion(_ version: Int) throws(SQLiteError) {
-        precondition(version >= Int(Int32.min) && version <= Int(Int32.max), "user_version \(version) does not fit in 32 bits")
-        // PRAGMA values cannot be bound; an integer formatted by Swift is safe to inline.
-        try execute("PRAGMA user_version = \(version)")
-    }
-
-    /// The 32-bit number that identifies which application a file belongs to
-    /// (`PRAGMA application_id`), 0 when none was set.
-    public func applicationID() throws(SQLiteError) -> Int32 {
-        Int32(truncatingIfNeeded: try integerPragma("application_id"))
-    }
-
-    /// Marks the file as belonging to an application (`PRAGMA application_id`), so that tools
-    /// (and `file(1)`) can recognise it.
-    public func setApplicationID(_ id: Int32) throws(SQLiteError) {
-        try execute("PRAGMA application_id = \(id)")
-    }
-
-    /// Whether a table (not a view) of this name exists in the main schema. Names compare
-    /// case-insensitively, as SQL identifiers do.
-    public func tableExists(_ name: String) throws(SQLiteError) -> Bool {
-        let rows = try query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ? COLLATE NOCASE LIMIT 1",
-                             [.text(name)])
-        return !rows.isEmpty
-    }
-
-    /// Whether a table or a view of this name exists in the main schema (a report's `keys`,
-    /// `suggestions` and `tasks` are views over compact tables).
-    public func relationExists(_ name: String) throws(SQLiteError) -> Bool {
-        let rows = try query("SELECT 1 FROM sqlite_master WHERE type IN ('table', 'view') AND name = ? COLLATE NOCASE LIMIT 1",
-                             [.text(name)])
-        return !rows.isEmpty
-    }
-
-    private func integerPragma(_ name: String) throws(SQLiteError) -> Int64 {
-        let statement = try prepare("PRAGMA \(name)")
-        guard try statement.step() else {
-            throw SQLiteError(extendedResultCode: SQLITE_ERROR, message: "PRAGMA \(name) returned no row",
-                              sql: "PRAGMA \(name)", path: path)
-        }
-        return statement.int64(at: 0)
-    }
 
     // MARK: - Errors
 

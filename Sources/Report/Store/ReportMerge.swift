@@ -275,8 +275,8 @@ public enum ReportMerge {
                 }
                 try insert(db, table: "batches", columns: batchColumns, values: batchRow)
                 let jobBatch = try sourceDB.query("SELECT label, settings FROM job_batches WHERE batch_id = ?", [.integer(source.batchID)])[0]
-                try db.prepare("INSERT INTO job_batches (batch_id, job_id, batch_index, label, settings) VALUES (?, ?, ?, ?, ?)")
-                    .execute([.integer(nextBatchID), .integer(jobID), .integer(batchIndex), jobBatch[0], jobBatch[1]])
+                try JobRows.insertJobBatch(db, batchID: nextBatchID, jobID: jobID, index: batchIndex, label: jobBatch[0].textValue,
+                                           settings: jobBatch[1].textValue)
                 for other in sources { batchMaps[other.shard.input][other.batchID] = nextBatchID }
                 nextBatchID += 1
                 rows += 2
@@ -312,8 +312,16 @@ public enum ReportMerge {
             }
         }
         jobRuns.sort { $0.run < $1.run }
-        let jobRun = try db.prepare("INSERT INTO job_runs (run_id, job_id, work_item) VALUES (?, ?, ?)")
-        for entry in jobRuns { try jobRun.execute([.integer(entry.run), .integer(entry.job), .integer(entry.item)]) }
+        let j = ReportTables.jobRuns
+        var jobRunRows = BulkInsert(db, j.table)
+        try jobRunRows.begin(rows: jobRuns.count)
+        for entry in jobRuns {
+            try jobRunRows.set(j.runID, entry.run)
+            try jobRunRows.set(j.jobID, entry.job)
+            try jobRunRows.set(j.workItem, entry.item)
+            try jobRunRows.endRow()
+        }
+        try jobRunRows.finish()
         rows += jobRuns.count
 
         for jobID in jobIDs {

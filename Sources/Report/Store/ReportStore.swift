@@ -140,7 +140,6 @@ public final class ReportStore {
                 try db.setApplicationID(ReportSchema.applicationID)
                 try db.setUserVersion(ReportSchema.version)
                 try db.execute(ReportSchema.createSQL)
-                try db.execute(ReportSchema.createAnalysisSQL)
             }
             return
         }
@@ -175,7 +174,7 @@ public final class ReportStore {
     /// Inserts a batch and its runs inside the caller's transaction; returns the run ids.
     func insert(_ batch: BatchInfo, results: [RunResult]) throws -> [Int64] {
         let batchID = try insertBatchRow(batch, replications: Set(results.map(\.item.replication)).count)
-        var writer = try RunRowWriter(database)
+        var writer = RunRowWriter(database)
         var runIDs: [Int64] = []
         runIDs.reserveCapacity(results.count)
         for result in results {
@@ -187,15 +186,21 @@ public final class ReportStore {
     /// Inserts a batch's row inside the caller's transaction; returns its id.
     func insertBatchRow(_ batch: BatchInfo, replications: Int) throws -> Int64 {
         let scenario = batch.scenario
-        try database.prepare("""
-            INSERT INTO batches (command, scenario_name, scenario_path, scenario_hash, traces_hash, policy, seed,
-                                 replications, keysim_version, created_at, wall_seconds)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute([
-            .text(batch.command), .text(scenario.name), .text(scenario.path), .text(batch.scenarioHash),
-            .text(batch.tracesHash), scenario.policy.map(SQLValue.text) ?? .null, .integer(Int64(bitPattern: scenario.seed)),
-            .integer(Int64(replications)), .text(KeysimVersion.current), .text(Self.timestamp()), .real(batch.wallSeconds),
-        ])
+        let b = ReportTables.batches
+        var rows = BulkInsert(database, b.table)
+        try rows.insertRow { row in
+            try row.set(b.command, batch.command)
+            try row.set(b.scenarioName, scenario.name)
+            try row.set(b.scenarioPath, scenario.path)
+            try row.set(b.scenarioHash, batch.scenarioHash)
+            try row.set(b.tracesHash, batch.tracesHash)
+            try row.set(b.policy, scenario.policy)
+            try row.set(b.seed, Int64(bitPattern: scenario.seed))
+            try row.set(b.replications, replications)
+            try row.set(b.keysimVersion, KeysimVersion.current)
+            try row.set(b.createdAt, Self.timestamp())
+            try row.set(b.wallSeconds, batch.wallSeconds)
+        }
         return database.lastInsertRowID
     }
 

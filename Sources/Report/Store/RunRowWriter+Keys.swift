@@ -1,11 +1,6 @@
 import Sim
 
 extension RunRowWriter {
-    /// The columns of `key_rows`, in insert order: a key's and its suggestion's columns in
-    /// one row (`ReportSchema+Compact`).
-    static let keyRowColumns = ["run_id", "key_index", "touch_ns", "edit_code", "wait_ns", "handler_ns", "queued_ahead",
-                                "version_after_key", "suggestion_ns", "outcome_code", "too_late", "waited_ns", "ran_ns"]
-
     /// Writes one `key_rows` row per key index that has a key or a suggestion record, in key
     /// order: the key's columns are `NULL` when only the suggestion was recorded, and the
     /// suggestion's when only the key was. A suggestion's touch is its key's
@@ -24,6 +19,7 @@ extension RunRowWriter {
                                        Suggestions: RandomAccessCollection<SuggestionObservation>>(
         _ keys: Keys, _ suggestions: Suggestions, runID: Int64
     ) throws where Keys.Index == Int, Suggestions.Index == Int {
+        let c = ReportTables.keyRows
         try keyRows.begin(rows: Self.mergedCount(keys.lazy.map(\.index), suggestions.lazy.map(\.keyIndex)))
         var k = keys.startIndex
         var s = suggestions.startIndex
@@ -36,27 +32,19 @@ extension RunRowWriter {
             if key != nil { k += 1 }
             if suggestion != nil { s += 1 }
             assert(key == nil || suggestion == nil || key!.touch == suggestion!.touch, "a suggestion's touch is its key's")
-            try keyRows.add(runID)
-            try keyRows.add(index)
-            try keyRows.add((key?.touch ?? suggestion!.touch).nanoseconds)
-            if let key {
-                try keyRows.add(Self.code(key.edit))
-                try keyRows.add(key.wait.nanoseconds)
-                try keyRows.add((key.inserted - key.start).nanoseconds)
-                try keyRows.add(key.ahead.queuedAhead)
-            } else {
-                for _ in 0..<4 { try keyRows.add(nil as Int64?) }
-            }
-            if let suggestion {
-                try keyRows.add(suggestion.textVersion - suggestion.keyIndex)
-                try keyRows.add(suggestion.latency.nanoseconds)
-                try keyRows.add(Self.code(suggestion.outcome))
-                try keyRows.add(suggestion.tooLate)
-                try keyRows.add(suggestion.waited.nanoseconds)
-                try keyRows.add(suggestion.ran.nanoseconds)
-            } else {
-                for _ in 0..<6 { try keyRows.add(nil as Int64?) }
-            }
+            try keyRows.set(c.runID, runID)
+            try keyRows.set(c.keyIndex, index)
+            try keyRows.set(c.touchNs, (key?.touch ?? suggestion!.touch).nanoseconds)
+            try keyRows.set(c.editCode, key.map { Self.code($0.edit) })
+            try keyRows.set(c.waitNs, key?.wait.nanoseconds)
+            try keyRows.set(c.handlerNs, key.map { ($0.inserted - $0.start).nanoseconds })
+            try keyRows.set(c.queuedAhead, key?.ahead.queuedAhead)
+            try keyRows.set(c.versionAfterKey, suggestion.map { $0.textVersion - $0.keyIndex })
+            try keyRows.set(c.suggestionNs, suggestion?.latency.nanoseconds)
+            try keyRows.set(c.outcomeCode, suggestion.map { Self.code($0.outcome) })
+            try keyRows.set(c.tooLate, suggestion?.tooLate)
+            try keyRows.set(c.waitedNs, suggestion?.waited.nanoseconds)
+            try keyRows.set(c.ranNs, suggestion?.ran.nanoseconds)
             try keyRows.endRow()
         }
         try keyRows.finish()

@@ -1,15 +1,6 @@
 import Sim
 
 extension RunRowWriter {
-    /// The columns of `underlines`, in insert order.
-    static let underlineColumns = ["run_id", "underline_id", "word_ordinal", "word_length", "origin", "true_error",
-                                   "word_finished_ns", "shown_ns", "confirmed_ns", "end_ns", "outcome", "flicker",
-                                   "time_to_underline_ns", "time_to_confirmation_ns"]
-    /// The columns of `requests`, in insert order.
-    static let requestColumns = ["run_id", "request_id", "trigger", "sent_ns", "text_version", "characters", "words",
-                                 "attempts", "timeouts", "offline_failures", "network_ns", "service_ns", "end_ns",
-                                 "round_trip_ns", "outcome", "stale", "lost_words"]
-
     private static let origins = StaticTexts(UnderlineOrigin.allCases.map(\.rawValue))
     private static let underlineOutcomes = StaticTexts(UnderlineOutcome.allCases.map(\.rawValue))
     private static let triggers = StaticTexts(RequestTrigger.allCases.map(\.rawValue))
@@ -17,22 +8,23 @@ extension RunRowWriter {
 
     /// Writes one `underlines` row per underline.
     mutating func writeUnderlines(_ underlines: [UnderlineObservation], runID: Int64) throws {
+        let c = ReportTables.underlines
         try underlineRows.begin(rows: underlines.count)
         for u in underlines {
-            try underlineRows.add(runID)
-            try underlineRows.add(u.id)
-            try underlineRows.add(u.wordOrdinal)
-            try underlineRows.add(u.wordLength)
-            try underlineRows.add(Self.origins, UnderlineOrigin.allCases.firstIndex(of: u.origin)!)
-            try underlineRows.add(u.trueError)
-            try underlineRows.add(u.wordFinished.nanoseconds)
-            try underlineRows.add(u.shown?.nanoseconds)
-            try underlineRows.add(u.confirmed?.nanoseconds)
-            try underlineRows.add(u.end.nanoseconds)
-            try underlineRows.add(Self.underlineOutcomes, UnderlineOutcome.allCases.firstIndex(of: u.outcome)!)
-            try underlineRows.add(u.flicker)
-            try underlineRows.add(u.timeToUnderline?.nanoseconds)
-            try underlineRows.add(u.timeToConfirmation?.nanoseconds)
+            try underlineRows.set(c.runID, runID)
+            try underlineRows.set(c.underlineID, u.id)
+            try underlineRows.set(c.wordOrdinal, u.wordOrdinal)
+            try underlineRows.set(c.wordLength, u.wordLength)
+            try underlineRows.set(c.origin, Self.origins, UnderlineOrigin.allCases.firstIndex(of: u.origin)!)
+            try underlineRows.set(c.trueError, u.trueError)
+            try underlineRows.set(c.wordFinishedNs, u.wordFinished.nanoseconds)
+            try underlineRows.set(c.shownNs, u.shown?.nanoseconds)
+            try underlineRows.set(c.confirmedNs, u.confirmed?.nanoseconds)
+            try underlineRows.set(c.endNs, u.end.nanoseconds)
+            try underlineRows.set(c.outcome, Self.underlineOutcomes, UnderlineOutcome.allCases.firstIndex(of: u.outcome)!)
+            try underlineRows.set(c.flicker, u.flicker)
+            try underlineRows.set(c.timeToUnderlineNs, u.timeToUnderline?.nanoseconds)
+            try underlineRows.set(c.timeToConfirmationNs, u.timeToConfirmation?.nanoseconds)
             try underlineRows.endRow()
         }
         try underlineRows.finish()
@@ -40,27 +32,45 @@ extension RunRowWriter {
 
     /// Writes one `requests` row per cloud request.
     mutating func writeRequests(_ requests: [RequestObservation], runID: Int64) throws {
+        let c = ReportTables.requests
         try requestRows.begin(rows: requests.count)
         for r in requests {
-            try requestRows.add(runID)
-            try requestRows.add(r.id)
-            try requestRows.add(Self.triggers, RequestTrigger.allCases.firstIndex(of: r.trigger)!)
-            try requestRows.add(r.sent.nanoseconds)
-            try requestRows.add(r.textVersion)
-            try requestRows.add(r.characters)
-            try requestRows.add(r.words)
-            try requestRows.add(r.attempts)
-            try requestRows.add(r.timeouts)
-            try requestRows.add(r.offlineFailures)
-            try requestRows.add(r.networkRoundTrip.nanoseconds)
-            try requestRows.add(r.service.nanoseconds)
-            try requestRows.add(r.end.nanoseconds)
-            try requestRows.add(r.roundTrip.nanoseconds)
-            try requestRows.add(Self.requestOutcomes, RequestOutcome.allCases.firstIndex(of: r.outcome)!)
-            try requestRows.add(r.stale)
-            try requestRows.add(r.lostWords)
+            try requestRows.set(c.runID, runID)
+            try requestRows.set(c.requestID, r.id)
+            try requestRows.set(c.trigger, Self.triggers, RequestTrigger.allCases.firstIndex(of: r.trigger)!)
+            try requestRows.set(c.sentNs, r.sent.nanoseconds)
+            try requestRows.set(c.textVersion, r.textVersion)
+            try requestRows.set(c.characters, r.characters)
+            try requestRows.set(c.words, r.words)
+            try requestRows.set(c.attempts, r.attempts)
+            try requestRows.set(c.timeouts, r.timeouts)
+            try requestRows.set(c.offlineFailures, r.offlineFailures)
+            try requestRows.set(c.networkNs, r.networkRoundTrip.nanoseconds)
+            try requestRows.set(c.serviceNs, r.service.nanoseconds)
+            try requestRows.set(c.endNs, r.end.nanoseconds)
+            try requestRows.set(c.roundTripNs, r.roundTrip.nanoseconds)
+            try requestRows.set(c.outcome, Self.requestOutcomes, RequestOutcome.allCases.firstIndex(of: r.outcome)!)
+            try requestRows.set(c.stale, r.stale)
+            try requestRows.set(c.lostWords, r.lostWords)
             try requestRows.endRow()
         }
         try requestRows.finish()
+    }
+
+    /// Writes one `fixes` row per accepted chip.
+    mutating func writeFixes(_ fixes: [FixObservation], runID: Int64) throws {
+        let c = ReportTables.fixes
+        try fixRows.begin(rows: fixes.count)
+        for f in fixes {
+            try fixRows.set(c.runID, runID)
+            try fixRows.set(c.underlineID, f.underlineID)
+            try fixRows.set(c.wordOrdinal, f.wordOrdinal)
+            try fixRows.set(c.acceptedNs, f.accepted.nanoseconds)
+            try fixRows.set(c.applied, f.applied)
+            try fixRows.set(c.corrupted, f.corrupted)
+            try fixRows.set(c.strategy, f.strategy.rawValue)
+            try fixRows.endRow()
+        }
+        try fixRows.finish()
     }
 }

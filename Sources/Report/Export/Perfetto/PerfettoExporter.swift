@@ -9,7 +9,24 @@
 /// each thread's queue, the requests in flight and the memory footprint. Event names,
 /// categories and argument names are interned. The timeline is the Chrome trace's
 /// (`Timeline`), so both formats show the same.
-public enum PerfettoExporter {
+public struct PerfettoExporter: StreamExporter {
+    public let name = "perfetto"
+    public let title = "a native Perfetto trace of one run"
+    public let fileExtension = "pftrace"
+    public let scope = ExportScope.run
+    public let summary = "is the same timeline as a native Perfetto trace (.pftrace, binary protobuf)"
+    public let documentation = "the same timeline as `chrome-trace` as a native Perfetto trace (`.pftrace`: protobuf "
+        + "`TracePacket`s with track descriptors, track events, flows, counter tracks and interned names), which "
+        + "Perfetto UI and `trace_processor` read directly; typed text is never included"
+
+    /// The Perfetto exporter.
+    public init() {}
+
+    /// Writes the timeline of `--run`'s run (the first run when none is given) to `output`.
+    public func write(_ source: ExportSource, to output: ReportOutput) throws {
+        try Self.export(store: source.store, runID: source.options.runID, to: output)
+    }
+
     /// Writes the timeline of `runID` (the first run when nil) to `output`.
     public static func export(store: ReportStore, runID: Int64?, to output: ReportOutput) throws {
         let timeline = try Timeline.read(store, runID: runID, options: ExportOptions(runID: runID))
