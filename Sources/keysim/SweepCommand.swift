@@ -9,18 +9,25 @@ struct SweepCommand: JobCommand {
     var scenarioPath = ""
     var parameters: [SweepParameter] = []
     var policy: String?
+    /// The metric on the cost axis.
+    var costMetric = TradeOff.cost.name
     var job = JobOptions()
 
     static var configuration: CommandConfiguration<Self> {
         CommandConfiguration(
             name: "sweep",
             abstract: "Sweep scenario fields over a grid and chart cloud requests against delay, with the Pareto front.",
-            usage: "sweep <scenario> --set PATH=LOW..HIGH/STEP [--set PATH=A,B,C]... [--policy NAME] [--seed N] [--replications N|auto] [--jobs N] [--db FILE] [--detail LEVEL] [--json] [--shard K/N]",
+            usage: "sweep <scenario> --set PATH=LOW..HIGH/STEP [--set PATH=A,B,C]... [--policy NAME] [--cost METRIC] [--seed N] [--replications N|auto] [--jobs N] [--db FILE] [--detail LEVEL] [--json] [--shard K/N]",
             arguments: [.one("<scenario>", \.scenarioPath, help: "A scenario file (JSON5), such as scenarios/default.json5.", .file)],
             options: [
                 .repeating("set", \.parameters, value: "PATH=VALUES",
                            help: "A field and its values: a range 250..5000/250 (ends included), a list A,B,C, or one value.", .sweepParameter),
                 .option("policy", \.policy, value: "NAME", help: "Apply a policy defined in the scenario's 'policies' at every point.", .policy),
+                .option("cost", \.costMetric, value: "METRIC",
+                        help: "The cost axis: \(TradeOff.costChoices.map(\.name).joined(separator: ", ")) (default \(TradeOff.cost.name)).",
+                        .choice(TradeOff.costChoices.map(\.name)) { text, name in
+                            "--\(name) must be one of \(TradeOff.costChoices.map(\.name).joined(separator: ", ")), not '\(text)'"
+                        }),
                 JobOptions.seed(),
             ] + JobOptions.replicationOptions() + [
                 JobOptions.jobs(),
@@ -34,7 +41,9 @@ struct SweepCommand: JobCommand {
             every point runs every replication of every trace with the same seed. A --set with one
             value fixes that field at every point. The table lists, per point, cloud requests per
             100 words and \(TradeOff.delayLabel), each with the half-width of its 95% interval, and
-            marks the Pareto front (no other point has fewer requests and less delay). With
+            marks the Pareto front (no other point has fewer requests and less delay). --cost puts
+            another figure on the cost axis, such as cost_usd_per_1000_words (the scenario's token
+            prices, docs/models.md). With
             --replications auto, rounds of replications are added until every point's two means
             have a 95% half-width within --precision, up to --max-replications. Progress goes
             to standard error. The sweep is stored in the report (tables sweeps and sweep_points);
@@ -86,7 +95,7 @@ struct SweepCommand: JobCommand {
         // With --replications auto, every point's cost and delay (what the table shows) are held to the precision.
         let resolved = try JobOptions.resolve(replicationChoice, batches: batches, seed: batches[0].scenario.seed,
                                               scenarioDefault: batches[0].scenario.replications, paired: false,
-                                              metrics: [TradeOff.cost.name, TradeOff.delay.name], threads: job.threads,
+                                              metrics: [costMetric, TradeOff.delay.name], threads: job.threads,
                                               label: "keysim sweep")
         for index in batches.indices { batches[index].scenario.replications = resolved.replications }
         let first = batches[0].scenario
@@ -95,6 +104,10 @@ struct SweepCommand: JobCommand {
         parameters.beginArray()
         for parameter in swept { parameters.string(parameter.path) }
         parameters.endArray()
+        if costMetric != TradeOff.cost.name {
+            parameters.key("costMetric")
+            parameters.string(costMetric)
+        }
         let sweepJob = try Job(command: "sweep", batches: batches, seed: first.seed, replications: first.replications,
                                extraSpec: parameters.text)
         let outcome = try job.run(sweepJob, command: "sweep", shard: shard, report: report)
@@ -127,7 +140,8 @@ struct SweepCommand: JobCommand {
         }
         print("")
         print(sweep.table(), terminator: "")
-        print("* on the Pareto front: no other point has fewer requests and less delay.")
+        let cheaper = costMetric == TradeOff.cost.name ? "fewer requests" : "a lower " + (RunMetric.named(costMetric)?.label ?? costMetric)
+        print("* on the Pareto front: no other point has \(cheaper) and less delay.")
         print("delay: \(TradeOff.delayLabel): word finished to the cloud confirming or retracting its underline.")
         print("report: \(report.path)")
         return 0

@@ -33,6 +33,8 @@ public struct RunMetric: Sendable, Equatable {
         public let summary: ReplicationSummary
         /// The scenario's latency budgets.
         public let budgets: [Budget]
+        /// Words a user types in a day (`cloud.pricing.wordsPerUserDay`), for the cost per user-day.
+        public let wordsPerUserDay: Double
     }
 
     /// Declares a metric; `compute` says how a run's value comes from its records.
@@ -46,12 +48,15 @@ public struct RunMetric: Sendable, Equatable {
         self.compute = compute
     }
 
-    /// Decimal places shown in tables.
-    public var decimals: Int { unit == "share" ? 4 : 2 }
+    /// Decimal places shown in tables: dollars per 1,000 words or per user-day are fractions
+    /// of a cent.
+    public var decimals: Int { unit == "share" ? 4 : unit.hasPrefix("USD") ? 6 : 2 }
 
-    /// The metric's value for `result` under `budgets`; nil where the run has none.
-    public func value(for result: RunResult, budgets: [Budget]) -> Double? {
-        compute(Run(observations: result.observations, summary: result.summary, budgets: budgets))
+    /// The metric's value for `result` under the scenario's `keyboard` (its budgets, its
+    /// words per user-day); nil where the run has none.
+    public func value(for result: RunResult, keyboard: KeyboardConfig) -> Double? {
+        compute(Run(observations: result.observations, summary: result.summary, budgets: keyboard.budgets,
+                    wordsPerUserDay: keyboard.cloud.pricing.wordsPerUserDay))
     }
 
     /// Two metrics are the same when their names are.
@@ -164,7 +169,7 @@ extension RunMetric {
         charactersSentPer100Words, requestRoundTripMeanMs, underlineVerdictMeanMs, flickersPer100Words, corruptingFixes,
         dictationStopToTextMeanMs, micOnPerDictatedSecond, keystrokeSavings, keystrokeSavingsInTime, wordPredictionRate,
         touchTypoRatePlain, touchTypoRateShifted, touchPredictionsLateShare,
-    ] + underlineMetrics + extensionMetrics
+    ] + underlineMetrics + extensionMetrics + cloudMetrics
 
     /// The metric named `name`, if it is one of `all`.
     public static func named(_ name: String) -> RunMetric? { all.first { $0.name == name } }
@@ -172,12 +177,18 @@ extension RunMetric {
 
 /// The two axes of the sweep trade-off chart.
 ///
-/// The cost axis is cloud requests per 100 words; the delay axis is the time to confirm an
-/// underline (word finished to the cloud's verdict on its local underline). Charts, tables
-/// and the `sweeps` table read the metrics' names and labels from here.
+/// The cost axis is cloud requests per 100 words unless a sweep chooses another of
+/// `costChoices` (`keysim sweep --cost cost_usd_per_1000_words`); the delay axis is the time
+/// to confirm an underline (word finished to the cloud's verdict on its local underline).
+/// Charts, tables and the `sweeps` table read the metrics' names and labels from here.
 public enum TradeOff {
-    /// The horizontal axis: what a policy costs.
+    /// The horizontal axis by default: what a policy costs.
     public static let cost = RunMetric.requestsPer100Words
+    /// The metrics a sweep may put on its cost axis: what the cloud costs, each lower is better.
+    public static let costChoices: [RunMetric] = [
+        .requestsPer100Words, .charactersSentPer100Words, .inputTokensPer100Words, .outputTokensPer100Words,
+        .costUSDPer1000Words, .costUSDPerUserDay,
+    ]
     /// The vertical axis: how long the user waits for the cloud's verdict.
     public static let delay = RunMetric.underlineVerdictMeanMs
     /// Whether `delay` is a stand-in for the time to confirm an underline (it no longer is).

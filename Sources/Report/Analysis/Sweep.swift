@@ -1,7 +1,7 @@
 import Scenarios
 
-/// The result of a sweep: for each grid point, the mean cost (cloud requests per 100 words)
-/// and delay with their 95 % intervals, and whether the point is on the Pareto front of the
+/// The result of a sweep: for each grid point, the mean cost (cloud requests per 100 words,
+/// or the sweep's choice of `TradeOff.costChoices`) and delay with their 95 % intervals, and whether the point is on the Pareto front of the
 /// trade-off between them. The axes come from `TradeOff`.
 public struct Sweep: Sendable, Equatable {
     /// One grid point.
@@ -41,15 +41,19 @@ public struct Sweep: Sendable, Equatable {
     public func table() -> String {
         let cost = RunMetric.named(costMetric)?.label ?? costMetric
         let delay = RunMetric.named(delayMetric)?.label ?? delayMetric
+        let d = costDecimals
         var table = TextTable(headers: parameters + ["runs", cost, "± 95%", delay, "± 95%", "Pareto front"])
         for point in points {
-            table.add(point.values + ["\(point.runs)", point.cost.map { TextTable.fixed($0, 2) } ?? "-",
-                                      point.costHalfWidth.map { TextTable.fixed($0, 2) } ?? "-",
+            table.add(point.values + ["\(point.runs)", point.cost.map { TextTable.fixed($0, d) } ?? "-",
+                                      point.costHalfWidth.map { TextTable.fixed($0, d) } ?? "-",
                                       point.delay.map { TextTable.fixed($0, 1) } ?? "-",
                                       point.delayHalfWidth.map { TextTable.fixed($0, 1) } ?? "-", point.onFront ? "*" : ""])
         }
         return table.render()
     }
+
+    /// Decimal places of the cost axis's values: its metric's.
+    public var costDecimals: Int { RunMetric.named(costMetric)?.decimals ?? 2 }
 }
 
 extension Sweep {
@@ -63,6 +67,8 @@ extension Sweep {
         if case .array(let names)? = spec?["parameters"]?.kind {
             parameters = names.compactMap { if case .string(let name) = $0.kind { name } else { nil } }
         }
+        var costMetric = TradeOff.cost
+        if case .string(let name)? = spec?["costMetric"]?.kind, let chosen = RunMetric.named(name) { costMetric = chosen }
         let batches = try database.query(
             "SELECT batch_id, settings FROM job_batches WHERE job_id = ? ORDER BY batch_index", [.integer(jobID)])
         let valuesQuery = try database.prepare("""
@@ -79,7 +85,7 @@ extension Sweep {
         var points: [(batch: SQLValue, settings: String, runs: Int64, cost: MeanInterval, delay: MeanInterval)] = []
         for batch in batches {
             let runs = try runsQuery.rows([batch[0]]).first?.first?.integerValue ?? 0
-            points.append((batch[0], batch[1].textValue, runs, MeanInterval(try values(batch[0], TradeOff.cost)),
+            points.append((batch[0], batch[1].textValue, runs, MeanInterval(try values(batch[0], costMetric)),
                            MeanInterval(try values(batch[0], TradeOff.delay))))
         }
         let complete = points.indices.filter { points[$0].cost.count > 0 && points[$0].delay.count > 0 }
@@ -95,7 +101,7 @@ extension Sweep {
             try row.set(w.scenarioName, head[0].textValue)
             try row.set(w.parameters, parametersJSON)
             try row.set(w.points, points.count)
-            try row.set(w.costMetric, TradeOff.cost.name)
+            try row.set(w.costMetric, costMetric.name)
             try row.set(w.delayMetric, TradeOff.delay.name)
         }
         let sweepID = database.lastInsertRowID

@@ -67,6 +67,7 @@ public struct HTMLExporter: StreamExporter {
         html += section("Batches", digest.batches)
         html += section("Key latency, touch to inserted (ms)", digest.keyLatency)
         html += section("Cloud requests", digest.requests)
+        if !digest.cost.rows.isEmpty { html += section("Cloud cost: tokens, dollars, refusals (mean of the runs)", digest.cost) }
         if !digest.underlines.rows.isEmpty { html += section("Underlines", digest.underlines) }
         if !digest.typingQuality.rows.isEmpty { html += section("Typing quality", digest.typingQuality) }
         if !digest.touches.rows.isEmpty { html += section("Touch boundaries", digest.touches) }
@@ -273,15 +274,15 @@ public struct HTMLExporter: StreamExporter {
         }
         var rows: [[String]] = []
         for point in sweep.points {
-            rows.append(point.values + ["\(point.runs)", point.cost.map { TextTable.fixed($0, 2) } ?? "–",
-                                        point.costHalfWidth.map { TextTable.fixed($0, 2) } ?? "–",
+            rows.append(point.values + ["\(point.runs)", point.cost.map { TextTable.fixed($0, sweep.costDecimals) } ?? "–",
+                                        point.costHalfWidth.map { TextTable.fixed($0, sweep.costDecimals) } ?? "–",
                                         point.delay.map { TextTable.fixed($0, 1) } ?? "–",
                                         point.delayHalfWidth.map { TextTable.fixed($0, 1) } ?? "–", point.onFront ? "yes" : ""])
         }
         let table = ReportDigest.Table(headers: sweep.parameters + ["runs", cost, "± 95%", delay, "± 95%", "Pareto front"],
                                        numeric: sweep.parameters.map { _ in true } + [true, true, true, true, true, false], rows: rows)
         html += htmlTable(table, emphasise: { $0.last == "yes" })
-        html += "<p class=\"note\">Pareto front: no other point has fewer requests and less delay (both means over the point's runs). Delay: \(esc(delay)).</p>\n"
+        html += "<p class=\"note\">Pareto front: no other point has \(esc(sweep.costMetric == TradeOff.cost.name ? "fewer requests" : "a lower " + cost)) and less delay (both means over the point's runs). Delay: \(esc(delay)).</p>\n"
         return html
     }
 

@@ -33,6 +33,7 @@ public struct MarkdownExporter: StreamExporter {
         text += section("Batches", digest.batches)
         text += section("Key latency, touch to inserted (ms)", digest.keyLatency)
         text += section("Cloud requests", digest.requests)
+        if !digest.cost.rows.isEmpty { text += section("Cloud cost: tokens, dollars, refusals (mean of the runs)", digest.cost) }
         if !digest.underlines.rows.isEmpty { text += section("Underlines", digest.underlines) }
         if !digest.typingQuality.rows.isEmpty { text += section("Typing quality", digest.typingQuality) }
         if !digest.touches.rows.isEmpty { text += section("Touch boundaries", digest.touches) }
@@ -70,8 +71,8 @@ public struct MarkdownExporter: StreamExporter {
         var table = ReportDigest.Table(headers: sweep.parameters + ["runs", cost, "± 95%", delay, "± 95%", "Pareto front"],
                                        numeric: sweep.parameters.map { _ in true } + [true, true, true, true, true, false], rows: [])
         for point in sweep.points {
-            table.rows.append(point.values + ["\(point.runs)", point.cost.map { TextTable.fixed($0, 2) } ?? "–",
-                                              point.costHalfWidth.map { TextTable.fixed($0, 2) } ?? "–",
+            table.rows.append(point.values + ["\(point.runs)", point.cost.map { TextTable.fixed($0, sweep.costDecimals) } ?? "–",
+                                              point.costHalfWidth.map { TextTable.fixed($0, sweep.costDecimals) } ?? "–",
                                               point.delay.map { TextTable.fixed($0, 1) } ?? "–",
                                               point.delayHalfWidth.map { TextTable.fixed($0, 1) } ?? "–", point.onFront ? "**yes**" : ""])
         }

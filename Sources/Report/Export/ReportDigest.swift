@@ -46,6 +46,9 @@ public struct ReportDigest: Sendable {
     public var underlines = Table(headers: [], numeric: [], rows: [])
     /// Touch-boundary figures per batch (or for the run); no rows when no touch was decided.
     public var touches = Table(headers: [], numeric: [], rows: [])
+    /// The cloud's tokens, dollars and refusals per batch (or for the run); no rows when no
+    /// request was sent.
+    public var cost = Table(headers: [], numeric: [], rows: [])
 
     /// The most rows a digest table shows.
     public static let rowsMax = 100
@@ -74,6 +77,7 @@ public struct ReportDigest: Sendable {
         typingQuality = try Self.typingQualityTable(db, runID: options.runID, label: label)
         underlines = try Self.underlineTable(db, runID: options.runID, label: label)
         touches = try Self.touchTable(db, runID: options.runID, label: label)
+        cost = try Self.costTable(db, runID: options.runID, label: label)
         extensionLife = try Self.extensionTable(db, runID: options.runID)
         if let runID = options.runID {
             let run = try db.query("""
@@ -153,6 +157,8 @@ public struct ReportDigest: Sendable {
     /// How a column's values are shown.
     enum Format {
         case text, integer, ms, ms0, fixed1, percent
+        /// Dollars to six decimals: a cloud's cost per 1,000 words is a fraction of a cent.
+        case usd
         /// A share as a percentage with two decimals, for rates of a few percent.
         case percent2
     }
@@ -178,6 +184,7 @@ public struct ReportDigest: Sendable {
         case .fixed1: return value.doubleValue.map { TextTable.fixed($0, 1) } ?? "–"
         case .percent: return value.doubleValue.map { TextTable.percent($0) } ?? "–"
         case .percent2: return value.doubleValue.map { TextTable.fixed($0 * 100, 2) + "%" } ?? "–"
+        case .usd: return value.doubleValue.map { TextTable.fixed($0, 6) } ?? "–"
         }
     }
 }

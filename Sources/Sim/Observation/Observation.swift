@@ -345,6 +345,8 @@ public struct RequestObservation: Sendable, Equatable {
     public var queueWait = SimDuration.zero
     /// First send to end.
     public var roundTrip: SimDuration { end - sent }
+    /// What its served attempts cost, USD: the exact picodollars ÷ 10¹².
+    public var costUSD: Double { Double(costPicoUSD) / 1e12 }
 }
 
 /// A fix applied on acceptance of a chip.
