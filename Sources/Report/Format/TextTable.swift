@@ -35,8 +35,17 @@ public struct TextTable {
         guard x.isFinite else { return x.isNaN ? "-" : (x > 0 ? "inf" : "-inf") }
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }
-        let rounded = (x * scale).rounded() / scale
+        let scaled = (x * scale).rounded()
+        let rounded = scaled / scale
         var text = String(rounded)
+        // Swift writes a number under 10⁻⁴ as "5.3e-05": spell it from the whole number of
+        // the last decimal instead (a cost of $0.000053).
+        if text.contains("e"), Swift.abs(scaled) < 1e15 {
+            let digits = String(Int64(Swift.abs(scaled)))
+            let padded = String(repeating: "0", count: max(0, decimals + 1 - digits.count)) + digits
+            let whole = padded.dropLast(decimals), fraction = padded.suffix(decimals)
+            return (scaled < 0 ? "-" : "") + whole + (decimals > 0 ? "." + fraction : "")
+        }
         if let dot = text.firstIndex(of: ".") {
             let have = text.distance(from: dot, to: text.endIndex) - 1
             if have < decimals { text += String(repeating: "0", count: decimals - have) }
