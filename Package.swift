@@ -43,13 +43,18 @@ let package = Package(
         // The bodies of the fuzz targets, shared by `make fuzz` and the regression tests.
         .target(name: "FuzzHarness", dependencies: ["Sim", "Scenarios", "Report"]),
 
-        .testTarget(name: "SimTests", dependencies: ["Sim"]),
-        .testTarget(name: "ScenariosTests", dependencies: ["Sim", "Scenarios", "FuzzHarness"]),
-        .testTarget(name: "ReportTests", dependencies: ["Sim", "Scenarios", "Report"]),
+        // Helpers used by more than one test target (temporary folders, a small disk, a
+        // program runner, a seeded generator, a report's rows); each test target re-exports it
+        // from its `TestSupportImport.swift`.
+        .target(name: "TestSupport", dependencies: ["Report"], path: "Tests/TestSupport"),
+
+        .testTarget(name: "SimTests", dependencies: ["Sim", "TestSupport"]),
+        .testTarget(name: "ScenariosTests", dependencies: ["Sim", "Scenarios", "FuzzHarness", "TestSupport"]),
+        .testTarget(name: "ReportTests", dependencies: ["Sim", "Scenarios", "Report", "TestSupport"]),
         // Perfetto/, JUnit/ and CI/ hold the Python checkers the tests run (and the JUnit schema).
-        .testTarget(name: "CLITests", dependencies: ["keysim", "Scenarios", "Report"], exclude: ["Perfetto", "JUnit", "CI"]),
+        .testTarget(name: "CLITests", dependencies: ["keysim", "Scenarios", "Report", "TestSupport"], exclude: ["Perfetto", "JUnit", "CI"]),
         // The recorder's output read back with keysim's own reader.
-        .testTarget(name: "TraceRecorderTests", dependencies: ["TraceRecorder", "Scenarios", "Sim"]),
+        .testTarget(name: "TraceRecorderTests", dependencies: ["TraceRecorder", "Scenarios", "Sim", "TestSupport"]),
     ]
 )
 

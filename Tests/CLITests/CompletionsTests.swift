@@ -1,4 +1,5 @@
 import Foundation
+import Report
 import XCTest
 
 final class CompletionsTests: XCTestCase {
@@ -112,9 +113,10 @@ final class CompletionsTests: XCTestCase {
             XCTAssertEqual(try complete(words), expected, "\(words)")
         }
 
+        let formats = ExporterRegistry.standard  // the formats a new exporter adds itself to
         let zsh = try runKeysim(["completions", "zsh"]).stdout
         for line in ["'--detail[How much the report keeps: summary, default or full (default: the scenario'\\''s detail, else default).]:LEVEL:(summary default full)'",
-                     "'--format[md (default), csv, json, html, chrome-trace or perfetto.]:FORMAT:(md csv json html chrome-trace perfetto)'",
+                     "'--format[\(formats.optionHelp)]:FORMAT:(\(formats.names.joined(separator: " ")))'",
                      ":PRESET|FILE:{_keysim_words_or_files chat email copying}'", ":NAME:_keysim_policies'",
                      "'--out-dir[Folder for the traces (default: the current folder).]:DIR:_files -/'",
                      "'1:shell:(bash zsh fish)'",
@@ -123,7 +125,7 @@ final class CompletionsTests: XCTestCase {
         }
         let fish = try runKeysim(["completions", "fish"]).stdout
         for line in ["complete -c keysim -n '__fish_seen_subcommand_from run' -l detail -r -f -a 'summary default full' -d ",
-                     "complete -c keysim -n '__fish_seen_subcommand_from report' -l format -r -f -a 'md csv json html chrome-trace perfetto' -d ",
+                     "complete -c keysim -n '__fish_seen_subcommand_from report' -l format -r -f -a '\(formats.names.joined(separator: " "))' -d ",
                      "-l typist -r -F -a 'chat email copying' -d ",
                      "complete -c keysim -n '__fish_seen_subcommand_from run' -l policy -r -f -a '(__keysim_policies --seed --replications --max-replications --precision --jobs --db --policy --set --detail --shard)' -d ",
                      "complete -c keysim -f -n '__fish_seen_subcommand_from completions' -a 'bash zsh fish'",

@@ -1,4 +1,5 @@
 import Foundation
+import Report
 import XCTest
 
 /// A mistyped command, subcommand, option, format, detail level, shell, typist or policy
@@ -16,7 +17,7 @@ final class DidYouMeanTests: XCTestCase {
             (["sweep", scenario, "--rep", "3"], "keysim sweep: error: unknown option '--rep'; did you mean '--replications'?\n"),
             (["run", scenario, "--detail", "ful"], "keysim run: error: --detail must be one of summary, default, full, not 'ful'; did you mean 'full'?\n"),
             (["report", "r.sqlite", "--format", "hmtl"],
-             "keysim report: error: unknown --format 'hmtl'; use one of md, csv, json, html, chrome-trace, perfetto; did you mean 'html'?\n"),
+             "keysim report: error: unknown --format 'hmtl'; use one of \(ExporterRegistry.standard.names.joined(separator: ", ")); did you mean 'html'?\n"),
             (["trace", "import", "--format", "typing37", "x.txt"],
              "keysim trace import: error: unknown --format 'typing37' (expected aalto136m or typing37k); did you mean 'typing37k'?\n"),
             (["calibrate", "x.csv", "--out", "o.json5", "--format", "cvs"],

@@ -9,6 +9,11 @@ struct KeysimProcess {
         var stderr: String
     }
 
+    /// What keysim printed, decoded as UTF-8.
+    static func output(_ raw: ProgramRunner.Output) -> Output {
+        Output(status: raw.status, stdout: String(decoding: raw.stdout, as: UTF8.self), stderr: String(decoding: raw.stderr, as: UTF8.self))
+    }
+
     /// The `keysim` executable next to the test bundle in the build folder.
     static var executable: URL {
         var directory = Bundle.main.bundleURL
@@ -22,41 +27,10 @@ struct KeysimProcess {
     }
 
     /// The package root (where `scenarios/` and `traces/` live).
-    static var packageRoot: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    }
+    static var packageRoot: URL { PackageRoot.url }
 
     /// Runs `keysim arguments...` in `directory` (the package root by default).
     static func run(_ arguments: [String], in directory: URL = packageRoot) throws -> Output {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        // Read before waiting, so a large output cannot fill the pipe and stall the child.
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Output(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                      stderr: String(decoding: stderr, as: UTF8.self))
-    }
-}
-
-/// A temporary folder removed at the end of the test.
-final class TemporaryFolder {
-    let url: URL
-    init() throws {
-        url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("keysim-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-    deinit { try? FileManager.default.removeItem(at: url) }
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-    @discardableResult
-    func write(_ name: String, _ text: String) throws -> String {
-        try text.write(toFile: path(name), atomically: true, encoding: .utf8)
-        return path(name)
+        output(try ProgramRunner.run(executable, arguments, in: directory))
     }
 }

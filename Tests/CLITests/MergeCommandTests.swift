@@ -8,40 +8,13 @@ import XCTest
 func runKeysim(_ arguments: [String], environment extra: [String: String] = [:],
                in directory: URL = KeysimProcess.packageRoot,
                executable: URL = KeysimProcess.executable) throws -> KeysimProcess.Output {
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    process.currentDirectoryURL = directory
     var environment = ProcessInfo.processInfo.environment
     for name in ["SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_COUNT", "SLURM_ARRAY_TASK_MIN", "SLURM_ARRAY_TASK_STEP",
                  "JOB_COMPLETION_INDEX", "KEYSIM_SHARD_COUNT"] {
         environment[name] = nil
     }
     environment.merge(extra) { $1 }
-    process.environment = environment
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return KeysimProcess.Output(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                                stderr: String(decoding: stderr, as: UTF8.self))
-}
-
-/// Every row of every table of a report, each table in key order, without the wall-clock
-/// columns (`wall_seconds`, `created_at`): what a merged report shares with one machine's.
-func allRows(_ path: String) throws -> [String: [[SQLValue]]] {
-    let store = try ReportStore(path: path, readOnly: true)
-    var result: [String: [[SQLValue]]] = [:]
-    for relation in try ReportInspector.relations(store.database) where !relation.isView {
-        let columns = relation.columns.filter { $0 != "wall_seconds" && $0 != "created_at" }
-        let order = relation.primaryKey.isEmpty ? "rowid" : relation.primaryKey.map(ReportInspector.quoted).joined(separator: ", ")
-        result[relation.name] = try store.database.query(
-            "SELECT \(columns.map(ReportInspector.quoted).joined(separator: ", ")) FROM \(relation.name) ORDER BY \(order)")
-    }
-    return result
+    return KeysimProcess.output(try ProgramRunner.run(executable, arguments, in: directory, environment: environment))
 }
 
 final class MergeCommandTests: XCTestCase {
@@ -169,12 +142,4 @@ final class MergeCommandTests: XCTestCase {
         // And the file takes more runs.
         XCTAssertEqual(try runKeysim(["run", scenario, "--replications", "1", "--db", db]).status, 0)
     }
-}
-
-/// Messages gathered from several threads.
-final class FailureList: @unchecked Sendable {
-    private let lock = NSLock()
-    private var items: [String] = []
-    func add(_ item: String) { lock.lock(); items.append(item); lock.unlock() }
-    var all: [String] { lock.lock(); defer { lock.unlock() }; return items }
 }

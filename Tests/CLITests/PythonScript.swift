@@ -19,18 +19,10 @@ enum PythonScript {
     /// throws with its standard error when it exits non-zero.
     static func run(_ script: String, _ arguments: [String]) throws -> Data {
         let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(script).path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", path] + arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        switch process.terminationStatus {
-        case 0: return stdout
+        let output = try ProgramRunner.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", path] + arguments)
+        let stderr = String(decoding: output.stderr, as: UTF8.self)
+        switch output.status {
+        case 0: return output.stdout
         case 127: throw Failure(message: "python3 is not installed; \(script) needs it and \(install)")
         case 2: throw Failure(message: "\(stderr)install: \(install)")
         default: throw Failure(message: "\(script) \(arguments.joined(separator: " ")):\n\(stderr)")

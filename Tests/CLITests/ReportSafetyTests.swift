@@ -119,33 +119,15 @@ final class FullDiskTests: XCTestCase {
     func testANearlyFullDiskNeverLeavesAReportThatNeedsItsLog() throws {
         let folder = try TemporaryFolder()
         let scenario = try ReportSafetyTests.smallScenario(in: folder, lines: 300)
-        let disk = folder.path("disk")
-        try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: false)
         // A small file system of its own: only root may mount one.
-        let mount = Process()
-        mount.executableURL = URL(fileURLWithPath: "/bin/mount")
-        mount.arguments = ["-t", "tmpfs", "-o", "size=40m", "tmpfs", disk]
-        mount.standardError = FileHandle.nullDevice
-        guard getuid() == 0, (try? mount.run()) != nil, ({ mount.waitUntilExit(); return mount.terminationStatus == 0 })() else {
-            throw XCTSkip("needs root to mount a small tmpfs")
-        }
-        defer {
-            let umount = Process()
-            umount.executableURL = URL(fileURLWithPath: "/bin/umount")
-            umount.arguments = [disk]
-            try? umount.run()
-            umount.waitUntilExit()
-        }
-        let db = disk + "/r.sqlite"
+        let disk = try SmallDisk(megabytes: 40)
+        let db = disk.path + "/r.sqlite"
         XCTAssertEqual(try KeysimProcess.run(["run", scenario, "--db", db]).status, 0)
         var batches: Int64 = 1
         for spareKiB in [4000, 2000, 1200, 600, 300, 100] {
-            let filler = disk + "/filler"
-            let free = try FileManager.default.attributesOfFileSystem(forPath: disk)[.systemFreeSize] as? NSNumber
-            let freeKiB = (free?.intValue ?? 0) / 1024
-            FileManager.default.createFile(atPath: filler, contents: Data(count: max(0, freeKiB - spareKiB) * 1024))
+            disk.fill(leaving: spareKiB)
             let result = try KeysimProcess.run(["run", scenario, "--db", db, "--replications", "3"])
-            try FileManager.default.removeItem(atPath: filler)
+            disk.empty()
             XCTAssertTrue(result.status == 0 || result.status == 2, "spare \(spareKiB) KiB: exit \(result.status) \(result.stderr)")
             if result.status == 2 { XCTAssertTrue(result.stderr.contains("disk full"), result.stderr) }
             if result.status == 0 { batches += 1 }

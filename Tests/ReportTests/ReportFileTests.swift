@@ -128,11 +128,3 @@ final class ReportFileTests: XCTestCase {
         XCTAssertEqual(try store.database.query("PRAGMA synchronous"), [[0]], "reports are not synced (see docs/report-schema.md)")
     }
 }
-
-/// Errors gathered from several threads.
-final class FailureBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var failures: [String] = []
-    func add(_ failure: String) { lock.lock(); failures.append(failure); lock.unlock() }
-    var all: [String] { lock.lock(); defer { lock.unlock() }; return failures }
-}

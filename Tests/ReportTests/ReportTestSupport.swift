@@ -4,20 +4,9 @@ import XCTest
 @testable import Report
 import Scenarios
 
-/// A temporary folder for report files, removed when released.
-final class ReportFolder {
-    let url: URL
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("keysim-report-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-    deinit { try? FileManager.default.removeItem(at: url) }
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-}
-
 enum Fixtures {
     /// The package root, where `scenarios/` and `traces/` live.
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let packageRoot = PackageRoot.url
     static let scenarioPath = packageRoot.appendingPathComponent("scenarios/default.json5").path
 
     static func scenario(policy: String? = nil, overrides: [ScenarioLoader.Override] = []) throws -> Scenario {
@@ -45,17 +34,7 @@ enum Fixtures {
 
     /// Every row of every table, the wall-clock columns left out, each table sorted: what
     /// two reports of the same inputs must share.
-    static func rows(_ path: String) throws -> [String: [[SQLValue]]] {
-        let store = try ReportStore(path: path, readOnly: true)
-        var result: [String: [[SQLValue]]] = [:]
-        for relation in try ReportInspector.relations(store.database) where !relation.isView {
-            let columns = relation.columns.filter { $0 != "wall_seconds" && $0 != "created_at" }
-            let order = relation.primaryKey.isEmpty ? "rowid" : relation.primaryKey.map(ReportInspector.quoted).joined(separator: ", ")
-            result[relation.name] = try store.database.query(
-                "SELECT \(columns.map(ReportInspector.quoted).joined(separator: ", ")) FROM \(relation.name) ORDER BY \(order)")
-        }
-        return result
-    }
+    static func rows(_ path: String) throws -> [String: [[SQLValue]]] { try allRows(path) }
 
     static func bytes(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
 }

@@ -6,22 +6,13 @@ import XCTest
 /// The calibration inputs, each in its exact format, hand-made: what is read, and every
 /// malformed input an error naming the file, line and (where the format has one) column.
 final class CalibrationReaderTests: XCTestCase {
-    private var folder: URL!
+    private var directory: TemporaryFolder!
+    private var folder: URL { directory.url }
 
-    override func setUpWithError() throws {
-        folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("keysim-calibration-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    }
+    override func setUpWithError() throws { directory = try TemporaryFolder(prefix: "keysim-calibration") }
+    override func tearDown() { directory = nil }
 
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: folder)
-    }
-
-    private func write(_ name: String, _ text: String) throws -> String {
-        let path = folder.appendingPathComponent(name).path
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
-    }
+    private func write(_ name: String, _ text: String) throws -> String { try directory.write(name, text) }
 
     private func assertError(_ body: () throws -> Void, _ expected: String, file: StaticString = #filePath, line: UInt = #line) {
         do {

@@ -6,20 +6,13 @@ import Sim
 /// Reading dictionary files: the shared format, and a clear `file:line` error for each way
 /// a file can be wrong; the scenario's `typing` block.
 final class DictionaryFileTests: XCTestCase {
-    private var directory = ""
+    private var folder: TemporaryFolder!
+    private var directory: String { folder.url.path }
 
-    override func setUpWithError() throws {
-        directory = NSTemporaryDirectory() + "keysim-dict-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    }
+    override func setUpWithError() throws { folder = try TemporaryFolder(prefix: "keysim-dict") }
+    override func tearDown() { folder = nil }
 
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: directory) }
-
-    private func write(_ text: String, name: String = "d.tsv") throws -> String {
-        let path = directory + "/" + name
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
-    }
+    private func write(_ text: String, name: String = "d.tsv") throws -> String { try folder.write(name, text) }
 
     func testReadsEntriesAndLanguage() throws {
         let path = try write("# keysim dictionary 1\n# language: en\nthe\t5\nto\t4\ntea\t1\ntoast\t1\n")

@@ -92,7 +92,7 @@ final class ExtensionConfigTests: XCTestCase {
     }
 
     func testTheBundledScenariosLoadWithEveryPolicy() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = PackageRoot.url
         for (name, policies) in [("language-files", ["verify-on", "verify-off", "keep-both"]), ("device-token", ["short-grace", "long-grace", "logout"])] {
             let path = root.appendingPathComponent("scenarios/\(name).json5").path
             for policy in policies { XCTAssertNoThrow(try ScenarioLoader.load(path: path, policy: policy), "\(name) / \(policy)") }

@@ -8,7 +8,7 @@ import XCTest
 /// the cases the fuzz targets were written for) and every seed of the fuzz corpora, through
 /// the fuzz targets' own bodies: each must return.
 final class FuzzRegressionTests: XCTestCase {
-    private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    private let root = PackageRoot.url
 
     private func files(_ folder: String, suffix: String = "") throws -> [URL] {
         let url = root.appendingPathComponent(folder)

@@ -7,7 +7,7 @@ import Sim
 /// the field cleared, slips left at the profile's rate, profile files that round-trip and
 /// report their errors with file, line and column.
 final class HumanTypistTests: XCTestCase {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = PackageRoot.url
 
     static var messagesText: String {
         try! String(contentsOf: root.appendingPathComponent("traces/text/english-messages.txt"), encoding: .utf8)

@@ -331,18 +331,6 @@ final class JSONLineTests: XCTestCase {
     }
 }
 
-/// A tiny seedable generator (SplitMix64) for the randomised tests: Swift's system generator
-/// cannot be seeded, and a failing seed must be reproducible.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// The name the JSON and trace line tests use for the shared `SplitMix`. (It cannot live in
+/// TestSupport: the engine tests see `Sim`'s own `SplitMix64`.)
+typealias SplitMix64 = SplitMix

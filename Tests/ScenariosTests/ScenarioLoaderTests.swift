@@ -5,11 +5,11 @@ import Sim
 
 /// A temporary folder with a trace in it, for scenarios to point at.
 final class ScenarioFixture {
-    let directory: String
+    private let folder: TemporaryFolder
+    var directory: String { folder.url.path }
 
     init() throws {
-        directory = NSTemporaryDirectory() + "keysim-scenario-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        folder = try TemporaryFolder(prefix: "keysim-scenario")
         try write("trace.jsonl", """
         {"keysim":"trace","version":1,"name":"tiny"}
         {"t":0,"type":"key","text":"H"}
@@ -19,14 +19,8 @@ final class ScenarioFixture {
         """)
     }
 
-    deinit { try? FileManager.default.removeItem(atPath: directory) }
-
     @discardableResult
-    func write(_ name: String, _ text: String) throws -> String {
-        let path = directory + "/" + name
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
-    }
+    func write(_ name: String, _ text: String) throws -> String { try folder.write(name, text) }
 
     func loadError(_ text: String) throws -> ConfigError? {
         let path = try write("s.json5", text)

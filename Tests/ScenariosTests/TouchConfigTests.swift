@@ -48,7 +48,7 @@ final class TouchConfigTests: XCTestCase {
     }
 
     func testTheBundledScenarioBuildsThePredictorFromTheBundledDictionary() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = PackageRoot.url
         let words = try DictionaryFile.read(path: root.appendingPathComponent("dictionaries/en.tsv").path)
         XCTAssertGreaterThan(words.count, 200)
         XCTAssertEqual(words.words.first, "the")

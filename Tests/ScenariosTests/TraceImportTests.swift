@@ -38,11 +38,7 @@ final class TraceImportTests: XCTestCase {
         return ([headerRow] + rows).joined(separator: "\n") + "\n"
     }
 
-    private func write(_ name: String, _ text: String) throws -> String {
-        let path = directory.path(name)
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
-    }
+    private func write(_ name: String, _ text: String) throws -> String { try directory.write(name, text) }
 
     func testSectionsBecomeOneTraceWithRealGapsAndRebuiltInputs() throws {
         let path = try write("100_keystrokes.txt", Self.fixture())

@@ -140,8 +140,7 @@ final class TraceToolsTests: XCTestCase {
 }
 
 /// The package root, where `traces/` lives.
-let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().path
+let packageRoot = PackageRoot.path
 
 /// `trace validate` and `run` read WAV files with one parser: what one accepts, the other does.
 final class WAVAgreementTests: XCTestCase {

@@ -293,12 +293,8 @@ final class AtomicFileWriterTests: XCTestCase {
 
     func testFullDiskLeavesNoHalfWrittenOutput() throws {
         // A tiny tmpfs is a real full disk; mounting needs privileges the machine may lack.
-        let mountPoint = directory.path("tiny")
-        try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
-        guard (try? runProgram("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", mountPoint])) != nil else {
-            throw XCTSkip("cannot mount a tmpfs here")
-        }
-        defer { _ = try? runProgram("/bin/umount", [mountPoint]) }
+        let disk = try SmallDisk(kibibytes: 64)
+        let mountPoint = disk.path
         let path = mountPoint + "/export.html"
         try AtomicFileWriter.write("previous export\n", to: path)
         let writer = try AtomicFileWriter(path: path)
@@ -317,19 +313,7 @@ final class AtomicFileWriterTests: XCTestCase {
     }
 }
 
-// MARK: - Shared test support
-
-/// A directory removed when the value is released.
-final class TemporaryDirectory {
-    let url: URL
-    init(prefix: String) throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-    deinit { try? FileManager.default.removeItem(at: url) }
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-    func contents() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: url.path).sorted() }
-}
+// MARK: - Test support shared by this target's files (Tests/TestSupport holds what other targets share)
 
 /// Bytes served in chunks of at most `chunk`, to exercise every buffer boundary.
 final class MemorySource: ByteSource {
@@ -360,19 +344,6 @@ final class MemorySink: ByteSink {
     func write(_ bytes: UnsafeRawBufferPointer) throws(InputError) { self.bytes += bytes }
 }
 
-/// A small deterministic generator for test data.
-struct SplitMix {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Trace-like text (JSON lines with words and numbers) mixed with some random bytes.
 func makeSampleBytes(count: Int, generator: inout SplitMix) -> [UInt8] {
     let words = ["tap", "suggest", "debounce", "cloud", "underline", "retract", "ёлка", "🚀", "delete"]
@@ -390,13 +361,7 @@ func makeSampleBytes(count: Int, generator: inout SplitMix) -> [UInt8] {
 }
 
 /// The resident set size of this process, from /proc (Linux only).
-func residentBytes() -> Int? {
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-          let kilobytes = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
-    else { return nil }
-    return kilobytes * 1024
-}
+func residentBytes() -> Int? { ProcStatus.kibibytes("VmRSS").map { $0 * 1024 } }
 
 func findExecutable(_ name: String) -> String? {
     for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
@@ -410,15 +375,7 @@ func findExecutable(_ name: String) -> String? {
 @discardableResult
 func runProgram(_ executable: String, _ arguments: [String]) throws -> [UInt8] {
     struct Failed: Error { let status: Int32 }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else { throw Failed(status: process.terminationStatus) }
-    return Array(data)
+    let output = try ProgramRunner.run(URL(fileURLWithPath: executable), arguments)
+    guard output.status == 0 else { throw Failed(status: output.status) }
+    return Array(output.stdout)
 }

@@ -166,5 +166,3 @@ final class HeapTests: XCTestCase {
         XCTAssertEqual(census.alive, 0, "every value released with the heap")
     }
 }
-
-extension TestRNG: RandomNumberGenerator {}

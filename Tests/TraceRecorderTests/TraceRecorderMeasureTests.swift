@@ -12,10 +12,8 @@ final class TraceRecorderMeasureTests: XCTestCase {
     }
 
     func testMeasuredWorkReadsBackAsMeasurementsThatReplaysSkip() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("keysim-measure-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent("device.jsonl").path
+        let folder = try TemporaryFolder(prefix: "keysim-measure")
+        let file = folder.path("device.jsonl")
         let clock = Clock()
         let recorder = try TraceRecorder(path: file, clock: { clock.now })
         clock.now += 1_000_000

@@ -8,18 +8,13 @@ import TraceRecorder
 /// with `TraceFileReader` event for event, and its lines are the ones keysim's own encoder
 /// writes.
 final class TraceRecorderTests: XCTestCase {
-    private var folder: URL!
+    private var directory: TemporaryFolder!
+    private var folder: URL { directory.url }
 
-    override func setUpWithError() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("keysim-recorder-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    }
+    override func setUpWithError() throws { directory = try TemporaryFolder(prefix: "keysim-recorder") }
+    override func tearDown() { directory = nil }
 
-    override func tearDown() {
-        try? FileManager.default.removeItem(at: folder)
-    }
-
-    private func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+    private func path(_ name: String) -> String { directory.path(name) }
 
     private func ms(_ value: Int64) -> Int64 { value * 1_000_000 }
 

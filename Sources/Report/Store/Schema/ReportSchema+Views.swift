@@ -2,6 +2,20 @@
 /// `tasks`), latencies and their percentiles per run, batch and policy, and the results of
 /// comparisons and sweeps (`docs/report-schema.md`, "Views"). Created after every table.
 extension ReportSchema {
+    /// The figures `latency_per_run` and `latency_per_policy` give each group of latencies
+    /// (`ranked`: a latency, its rank and count in the group, its budget): count, mean,
+    /// nearest-rank percentiles, maximum, budget and share over it.
+    private static let latencySummaryColumns = """
+           MAX(n) AS count,
+           AVG(latency_ns) / 1e6 AS mean_ms,
+           MAX(CASE WHEN rank = (50 * n + 99) / 100 THEN latency_ns END) / 1e6 AS p50_ms,
+           MAX(CASE WHEN rank = (95 * n + 99) / 100 THEN latency_ns END) / 1e6 AS p95_ms,
+           MAX(CASE WHEN rank = (99 * n + 99) / 100 THEN latency_ns END) / 1e6 AS p99_ms,
+           MAX(latency_ns) / 1e6 AS max_ms,
+           MAX(limit_ns) / 1e6 AS budget_ms,
+           CASE WHEN MAX(limit_ns) IS NULL THEN NULL ELSE AVG(latency_ns > limit_ns) END AS share_over_budget
+    """
+
     /// Creates every view (idempotent).
     static let viewsSQL = """
     CREATE VIEW IF NOT EXISTS keys AS
@@ -51,14 +65,7 @@ extension ReportSchema {
         FROM latencies l LEFT JOIN budgets b ON b.run_id = l.run_id AND b.metric = l.metric
     )
     SELECT run_id, metric,
-           MAX(n) AS count,
-           AVG(latency_ns) / 1e6 AS mean_ms,
-           MAX(CASE WHEN rank = (50 * n + 99) / 100 THEN latency_ns END) / 1e6 AS p50_ms,
-           MAX(CASE WHEN rank = (95 * n + 99) / 100 THEN latency_ns END) / 1e6 AS p95_ms,
-           MAX(CASE WHEN rank = (99 * n + 99) / 100 THEN latency_ns END) / 1e6 AS p99_ms,
-           MAX(latency_ns) / 1e6 AS max_ms,
-           MAX(limit_ns) / 1e6 AS budget_ms,
-           CASE WHEN MAX(limit_ns) IS NULL THEN NULL ELSE AVG(latency_ns > limit_ns) END AS share_over_budget
+    \(latencySummaryColumns)
     FROM ranked GROUP BY run_id, metric;
 
     CREATE VIEW IF NOT EXISTS latency_per_policy AS
@@ -70,14 +77,7 @@ extension ReportSchema {
         LEFT JOIN budgets b ON b.run_id = l.run_id AND b.metric = l.metric
     )
     SELECT scenario_name, policy, metric,
-           MAX(n) AS count,
-           AVG(latency_ns) / 1e6 AS mean_ms,
-           MAX(CASE WHEN rank = (50 * n + 99) / 100 THEN latency_ns END) / 1e6 AS p50_ms,
-           MAX(CASE WHEN rank = (95 * n + 99) / 100 THEN latency_ns END) / 1e6 AS p95_ms,
-           MAX(CASE WHEN rank = (99 * n + 99) / 100 THEN latency_ns END) / 1e6 AS p99_ms,
-           MAX(latency_ns) / 1e6 AS max_ms,
-           MAX(limit_ns) / 1e6 AS budget_ms,
-           CASE WHEN MAX(limit_ns) IS NULL THEN NULL ELSE AVG(latency_ns > limit_ns) END AS share_over_budget
+    \(latencySummaryColumns)
     FROM ranked GROUP BY scenario_name, policy, metric;
 
     CREATE VIEW IF NOT EXISTS key_latency_per_run AS
