@@ -1,4 +1,4 @@
-import Report
+@testable import Report
 import XCTest
 
 /// `TextTable.fixed` writes every number in positional notation: a cost per 1,000 words of
@@ -28,5 +28,15 @@ final class TextTableFixedTests: XCTestCase {
                 XCTAssertEqual(TextTable.fixed(Double(k) / scale, decimals), expected, "seed \(seed): \(k) / 10^\(decimals)")
             }
         }
+    }
+}
+
+/// A chart's tick labels say the tick's value: an axis of dollars per 1,000 words ticks by
+/// 0.005, which two decimals would print as 0.01 twice.
+final class ChartTickTextTests: XCTestCase {
+    func testTicksKeepTheDecimalsTheyNeed() {
+        XCTAssertEqual(SVGChart.ticks(0...0.025).map(SVGChart.tickText), ["0", "0.005", "0.01", "0.015", "0.02", "0.025"])
+        XCTAssertEqual(SVGChart.ticks(0...1.2).map(SVGChart.tickText), ["0", "0.50", "1"])
+        XCTAssertEqual(SVGChart.tickText(2500), "2500")
     }
 }
