@@ -110,8 +110,8 @@ public enum ScenarioLoader {
         try o.optional("keyboard") { f throws(ConfigError) in try readKeyboard(f, into: &keyboard) }
         try o.optional("checker") { f throws(ConfigError) in try readChecker(f, scenarioPath: path, into: &keyboard.checker) }
         try o.optional("debounce") { f throws(ConfigError) in keyboard.debounce = try readDebounce(f) }
-        try o.optional("network") { f throws(ConfigError) in try readNetwork(f, into: &keyboard.network) }
-        try o.optional("cloud") { f throws(ConfigError) in try readCloud(f, into: &keyboard.cloud) }
+        try o.optional("network") { f throws(ConfigError) in try NetworkConfig.read(f, into: &keyboard.network) }
+        try o.optional("cloud") { f throws(ConfigError) in try CloudConfig.read(f, into: &keyboard.cloud) }
         try o.optional("underlines") { f throws(ConfigError) in try readUnderlines(f, into: &keyboard.underlines) }
         try o.optional("budgets") { f throws(ConfigError) in keyboard.budgets = try readBudgets(f) }
         try o.optional("typing") { f throws(ConfigError) in try readTyping(f, scenarioPath: path, into: &keyboard) }
@@ -244,46 +244,6 @@ public enum ScenarioLoader {
                 line.split(whereSeparator: { $0 == " " || $0 == "\t" }).first.map { $0.lowercased() }
             })
             guard !checker.lexicon.isEmpty else { throw x.error("lexicon file \(path) holds no words") }
-        }
-        try c.finish()
-    }
-
-    private static func readNetwork(_ field: ConfigField, into network: inout NetworkConfig) throws(ConfigError) {
-        var n = try field.object()
-        if let rtt = try n.optional("roundTrip", Distribution.init(config:)) { network.goodRoundTrip = rtt }
-        if let loss = try n.optional("loss", { x throws(ConfigError) in try x.probability() }) { network.goodLoss = loss }
-        try n.optional("bad") { f throws(ConfigError) in
-            var b = try f.object()
-            if let rtt = try b.optional("roundTrip", Distribution.init(config:)) { network.badRoundTrip = rtt }
-            if let loss = try b.optional("loss", { x throws(ConfigError) in try x.probability() }) { network.badLoss = loss }
-            try b.finish()
-        }
-        if let mean = try n.optional("meanGoodMs", { x throws(ConfigError) in try x.nonNegative() }) { network.meanGoodMs = mean }
-        if let mean = try n.optional("meanBadMs", { x throws(ConfigError) in try x.positive() }) { network.meanBadMs = mean }
-        try n.optional("offline") { f throws(ConfigError) in
-            network.offlinePeriods = try f.array { period throws(ConfigError) -> Range<SimTime> in
-                let bounds = try period.array { x throws(ConfigError) in try x.durationMs() }
-                guard bounds.count == 2, bounds[0] < bounds[1] else { throw period.error("expected [startMs, endMs] with start < end") }
-                return SimTime(milliseconds: bounds[0])..<SimTime(milliseconds: bounds[1])
-            }
-        }
-        if let d = try n.optional("offlineFailureMs", { x throws(ConfigError) in try x.milliseconds() }) { network.offlineFailure = d }
-        if let d = try n.optional("timeoutMs", { x throws(ConfigError) in try x.milliseconds(positive: true) }) { network.timeout = d }
-        if let m = try n.optional("maxAttempts", { x throws(ConfigError) in try x.integer(in: 1...20) }) { network.maxAttempts = m }
-        if let d = try n.optional("retryBackoffMs", { x throws(ConfigError) in try x.milliseconds() }) { network.retryBackoff = d }
-        if let d = try n.optional("retryBackoffMaxMs", { x throws(ConfigError) in try x.milliseconds() }) { network.retryBackoffMax = d }
-        try n.finish()
-    }
-
-    private static func readCloud(_ field: ConfigField, into cloud: inout CloudConfig) throws(ConfigError) {
-        var c = try field.object()
-        if let service = try c.optional("service", Distribution.init(config:)) { cloud.service = service }
-        if let recall = try c.optional("recall", { x throws(ConfigError) in try x.probability() }) { cloud.recall = recall }
-        if let rate = try c.optional("falsePositiveRate", { x throws(ConfigError) in try x.probability() }) { cloud.falsePositiveRate = rate }
-        let rules = PendingWorkRule.allCases.map(\.rawValue)
-        if let rule = try c.optional("whenHidden", { x throws(ConfigError) in try x.oneOf(rules) }) { cloud.whenHidden = PendingWorkRule(rawValue: rule)! }
-        if let rule = try c.optional("whenFieldChanges", { x throws(ConfigError) in try x.oneOf(rules) }) {
-            cloud.whenFieldChanges = PendingWorkRule(rawValue: rule)!
         }
         try c.finish()
     }

@@ -134,11 +134,11 @@ final class ExportTests: XCTestCase {
                          "seed vs fixed-1s"] {
             XCTAssertTrue(html.contains(fragment), "missing '\(fragment)'")
         }
-        // Four batches: 6 per-batch charts (time to verdict p50, p95 and p99, verdict coverage,
-        // requests, cost against delay); CDF, tail
+        // Four batches: 7 per-batch charts (time to verdict p50, p95 and p99, verdict coverage,
+        // dollars and requests per words, cost against delay); CDF, tail
         // and a histogram per batch for 3 latency series, and for words_seen (one batch has
         // rows); the comparison's differences; 1 sweep chart.
-        XCTAssertEqual(html.components(separatedBy: "<svg").count - 1, 6 + 3 * (2 + 4) + (2 + 1) + 1 + 1)
+        XCTAssertEqual(html.components(separatedBy: "<svg").count - 1, 7 + 3 * (2 + 4) + (2 + 1) + 1 + 1)
         // Well-formed SVG: every chart parses as XML.
         var rest = Substring(html)
         while let start = rest.range(of: "<svg"), let end = rest.range(of: "</svg>", range: start.upperBound..<rest.endIndex) {

@@ -74,7 +74,7 @@ final class StreamingReportTests: XCTestCase {
             for metric in RunMetric.all {
                 let stored: [SQLValue] = try database.query("SELECT value FROM run_metrics WHERE metric = ? ORDER BY run_id",
                                                             [.text(metric.name)]).map { $0[0] }
-                let computed: [Double] = results.compactMap { metric.value(for: $0, budgets: scenario.keyboard.budgets) }
+                let computed: [Double] = results.compactMap { metric.value(for: $0, keyboard: scenario.keyboard) }
                 XCTAssertEqual(stored, computed.map { SQLValue.real($0) }, "\(file) \(metric.name)")
                 if !computed.isEmpty { measured.insert(metric.name) }
             }

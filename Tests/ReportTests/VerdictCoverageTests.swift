@@ -63,7 +63,7 @@ final class VerdictCoverageTests: XCTestCase {
         var values: [String: Double] = [:]
         for metric in [RunMetric.underlineVerdictMeanMs, .verdictCoverage, .errorVerdictCoverage, .underlineVerdictP50Ms,
                        .underlineVerdictP95Ms, .underlineVerdictP99Ms] {
-            if let value = metric.value(for: result, budgets: scenario.keyboard.budgets) { values[metric.name] = value }
+            if let value = metric.value(for: result, keyboard: scenario.keyboard) { values[metric.name] = value }
         }
         return (result, values)
     }

@@ -14,9 +14,10 @@ struct KeyboardHarness {
     /// many characters as it counted). Requests killed at the instant they left read "?".
     private(set) var sent: [(ms: Double, text: String)] = []
 
-    init(_ config: KeyboardConfig, seed: UInt64 = 1, replication: Int = 0, intendedText: String? = nil) {
+    init(_ config: KeyboardConfig, seed: UInt64 = 1, replication: Int = 0, intendedText: String? = nil,
+         backend: (any CloudBackend)? = nil) {
         simulation = KeyboardSimulation(config: config, seed: seed, replication: replication,
-                                        header: TraceHeader(intendedText: intendedText))
+                                        header: TraceHeader(intendedText: intendedText), backend: backend)
         simulation.start(into: &sink)
         checked()
     }

@@ -40,6 +40,8 @@ public struct RunMetric: Sendable, Equatable {
         public let summary: ReplicationSummary
         /// The scenario's latency budgets.
         public let budgets: [Budget]
+        /// Words a user types in a day (`cloud.pricing.wordsPerUserDay`), for the cost per user-day.
+        public let wordsPerUserDay: Double
     }
 
     /// Declares a metric; `compute` says how a run's value comes from its records.
@@ -56,12 +58,15 @@ public struct RunMetric: Sendable, Equatable {
         self.compute = compute
     }
 
-    /// Decimal places shown in tables.
-    public var decimals: Int { unit == "share" ? 4 : 2 }
+    /// Decimal places shown in tables: dollars per 1,000 words or per user-day are fractions
+    /// of a cent.
+    public var decimals: Int { unit == "share" ? 4 : unit.hasPrefix("USD") ? 6 : 2 }
 
-    /// The metric's value for `result` under `budgets`; nil where the run has none.
-    public func value(for result: RunResult, budgets: [Budget]) -> Double? {
-        compute(Run(observations: result.observations, summary: result.summary, budgets: budgets))
+    /// The metric's value for `result` under the scenario's `keyboard` (its budgets, its
+    /// words per user-day); nil where the run has none.
+    public func value(for result: RunResult, keyboard: KeyboardConfig) -> Double? {
+        compute(Run(observations: result.observations, summary: result.summary, budgets: keyboard.budgets,
+                    wordsPerUserDay: keyboard.cloud.pricing.wordsPerUserDay))
     }
 
     /// Two metrics are the same when their names are.
@@ -177,7 +182,7 @@ extension RunMetric {
         charactersSentPer100Words, requestRoundTripMeanMs, underlineVerdictMeanMs, flickersPer100Words, corruptingFixes,
         dictationStopToTextMeanMs, micOnPerDictatedSecond, keystrokeSavings, keystrokeSavingsInTime, wordPredictionRate,
         touchTypoRatePlain, touchTypoRateShifted, touchPredictionsLateShare,
-    ] + verdictMetrics + underlineMetrics + extensionMetrics
+    ] + verdictMetrics + underlineMetrics + extensionMetrics + cloudMetrics
 
     /// The metric named `name`, if it is one of `all`.
     public static func named(_ name: String) -> RunMetric? { all.first { $0.name == name } }

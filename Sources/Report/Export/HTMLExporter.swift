@@ -75,6 +75,7 @@ public struct HTMLExporter: StreamExporter {
         html += section("Batches", digest.batches)
         html += section("Key latency, touch to inserted (ms)", digest.keyLatency)
         html += section("Cloud requests", digest.requests)
+        if !digest.cost.rows.isEmpty { html += section("Cloud cost: tokens, dollars, refusals (mean of the runs)", digest.cost) }
         if !digest.underlines.rows.isEmpty { html += section("Underlines", digest.underlines) }
         if !digest.typingQuality.rows.isEmpty { html += section("Typing quality", digest.typingQuality) }
         if !digest.touches.rows.isEmpty { html += section("Touch boundaries", digest.touches) }

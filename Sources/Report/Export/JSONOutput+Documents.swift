@@ -29,6 +29,9 @@ extension JSONOutput {
             ("cloudFindings", .integer(c.cloudFindings)), ("requests", .integer(c.requests)),
             ("requestsFailed", .integer(c.requestsFailed)), ("staleAnswers", .integer(c.staleAnswers)),
             ("timeouts", .integer(c.timeouts)), ("retries", .integer(c.retries)), ("charactersSent", .integer(c.charactersSent)),
+            ("inputTokens", .integer(c.inputTokens)), ("cachedTokens", .integer(c.cachedTokens)),
+            ("outputTokens", .integer(c.outputTokens)), ("costUSD", .number(Double(c.costPicoUSD) / 1e12)),
+            ("rejectedRequests", .integer(c.rejectedRequests)),
             ("fixesApplied", .integer(c.fixesApplied)), ("fixesDropped", .integer(c.fixesDropped)),
             ("corruptingFixes", .integer(c.corruptingFixes)), ("dictations", .integer(c.dictations)),
         ])

@@ -32,14 +32,18 @@ public struct MarkdownExporter: StreamExporter {
     public static func renderCompact(_ digest: ReportDigest) -> String {
         var text = heading(digest)
         text += "\n" + (digest.summary.rows.isEmpty ? "No runs.\n" : markdown(digest.summary))
+        // A block's title stands inside `<summary>`, HTML that Markdown leaves as it is: it is
+        // escaped as HTML, not Markdown (a backslash there would show).
+        func html(_ text: String) -> String { HTMLEscaper.escape(text) }
         var blocks: [(title: String, body: String)] = []
         func fold(_ title: String, _ table: ReportDigest.Table) {
             let rows = table.rows.count + table.omittedRows
-            blocks.append((escape(title) + " (\(rows) row\(rows == 1 ? "" : "s"))", markdown(table)))
+            blocks.append((html(title) + " (\(rows) row\(rows == 1 ? "" : "s"))", markdown(table)))
         }
         fold("Batches", digest.batches)
         fold("Key latency, touch to inserted (ms)", digest.keyLatency)
         fold("Cloud requests", digest.requests)
+        if !digest.cost.rows.isEmpty { fold("Cloud cost: tokens, dollars, refusals (mean of the runs)", digest.cost) }
         if !digest.underlines.rows.isEmpty { fold("Underlines", digest.underlines) }
         if !digest.typingQuality.rows.isEmpty { fold("Typing quality", digest.typingQuality) }
         if !digest.touches.rows.isEmpty { fold("Touch boundaries", digest.touches) }
@@ -49,11 +53,11 @@ public struct MarkdownExporter: StreamExporter {
         if !digest.extensionLife.rows.isEmpty { fold("Extension: kills, language files, device token", digest.extensionLife) }
         for comparison in digest.comparisons {
             let significant = comparison.rows.filter { $0.pairs >= 2 && $0.significant }.count
-            blocks.append(("Comparison: \(escape(comparison.labelA)) vs \(escape(comparison.labelB)) — \(escape(comparison.scenarioName)), "
+            blocks.append(("Comparison: \(html(comparison.labelA)) vs \(html(comparison.labelB)) — \(html(comparison.scenarioName)), "
                            + "\(comparison.pairs) pairs, \(significant) of \(comparison.rows.count) metrics differ", self.comparison(comparison, heading: false)))
         }
         for sweep in digest.sweeps {
-            blocks.append(("Sweep: \(escape(sweep.scenarioName)), \(sweep.parameters.map(escape).joined(separator: " × ")), "
+            blocks.append(("Sweep: \(html(sweep.scenarioName)), \(sweep.parameters.map(html).joined(separator: " × ")), "
                            + "\(sweep.points.count) points, \(sweep.points.filter(\.onFront).count) on the Pareto front", self.sweep(sweep, heading: false)))
         }
         // Room kept for the line naming what was left out.
@@ -91,6 +95,7 @@ public struct MarkdownExporter: StreamExporter {
         text += section("Batches", digest.batches)
         text += section("Key latency, touch to inserted (ms)", digest.keyLatency)
         text += section("Cloud requests", digest.requests)
+        if !digest.cost.rows.isEmpty { text += section("Cloud cost: tokens, dollars, refusals (mean of the runs)", digest.cost) }
         if !digest.underlines.rows.isEmpty { text += section("Underlines", digest.underlines) }
         if !digest.typingQuality.rows.isEmpty { text += section("Typing quality", digest.typingQuality) }
         if !digest.touches.rows.isEmpty { text += section("Touch boundaries", digest.touches) }

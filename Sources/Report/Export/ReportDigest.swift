@@ -55,6 +55,9 @@ public struct ReportDigest: Sendable {
     /// requests per 100 words, and the verdict and cost metrics the report has
     /// (`summaryTable`); the compact Markdown's one table.
     public var summary = Table(headers: [], numeric: [], rows: [])
+    /// The cloud's tokens, dollars and refusals per batch (or for the run); no rows when no
+    /// request was sent.
+    public var cost = Table(headers: [], numeric: [], rows: [])
 
     /// The most rows a digest table shows.
     public static let rowsMax = 100
@@ -85,6 +88,7 @@ public struct ReportDigest: Sendable {
         typingQuality = try Self.typingQualityTable(db, scope: scope, label: label)
         underlines = try Self.underlineTable(db, scope: scope, label: label)
         touches = try Self.touchTable(db, scope: scope, label: label)
+        cost = try Self.costTable(db, scope: scope, label: label)
         extensionLife = try Self.extensionTable(db, scope: scope)
         if let runID = options.runID {
             let run = try db.query("""
@@ -170,6 +174,8 @@ public struct ReportDigest: Sendable {
     /// How a column's values are shown.
     enum Format {
         case text, integer, ms, ms0, fixed1, percent
+        /// Dollars to six decimals: a cloud's cost per 1,000 words is a fraction of a cent.
+        case usd
         /// A share as a percentage with two decimals, for rates of a few percent.
         case percent2
     }
@@ -196,6 +202,7 @@ public struct ReportDigest: Sendable {
         case .fixed1: return value.doubleValue.map { TextTable.fixed($0, 1) } ?? "–"
         case .percent: return value.doubleValue.map { TextTable.percent($0) } ?? "–"
         case .percent2: return value.doubleValue.map { TextTable.fixed($0 * 100, 2) + "%" } ?? "–"
+        case .usd: return value.doubleValue.map { TextTable.fixed($0, 6) } ?? "–"
         }
     }
 }

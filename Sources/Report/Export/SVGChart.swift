@@ -201,7 +201,13 @@ struct SVGChart {
 
     static func tickText(_ value: Double) -> String {
         if abs(value - value.rounded()) < 1e-9 * max(1, abs(value)) && abs(value) < 1e9 { return String(Int64(value.rounded())) }
-        return TextTable.fixed(value, abs(value) < 1 ? 2 : 1)
+        guard abs(value) < 1 else { return TextTable.fixed(value, 1) }
+        // Two decimals, or as many as a small tick needs (dollars per 1,000 words tick by 0.005).
+        let decimals = (2...8).first { d in
+            let scale = pow(10, Double(d))
+            return abs((value * scale).rounded() / scale - value) < 1e-12
+        } ?? 8
+        return TextTable.fixed(value, decimals)
     }
 
     private static func span(_ range: ClosedRange<Double>) -> Double {

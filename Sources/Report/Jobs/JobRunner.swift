@@ -67,7 +67,7 @@ public enum JobRunner {
                                                            keepTasks: level.keepsTasks(replication: item.replication,
                                                                                        traceIndex: item.traceIndex),
                                                            arena: arena, traceCache: traceCache)
-                    let metrics = RunMetric.all.map { $0.value(for: result, budgets: scenario.keyboard.budgets) }
+                    let metrics = RunMetric.all.map { $0.value(for: result, keyboard: scenario.keyboard) }
                     let sorted = BatchSummary.Builder.sortedLatencies(of: result)
                     let derived = RunDerivedRows(result, budgets: scenario.keyboard.budgets, sortedLatencies: sorted,
                                                  keepsItems: level.keepsItems)
@@ -77,7 +77,8 @@ public enum JobRunner {
                     let batch = job.item(at: positions[k]).batch
                     if k == 0 || job.item(at: positions[k - 1]).batch != batch {
                         try writer.begin(batch: batch, replications: replications[batch] ?? 0)
-                        builder = BatchSummary.Builder(budgets: job.batches[batch].scenario.keyboard.budgets)
+                        let keyboard = job.batches[batch].scenario.keyboard
+                        builder = BatchSummary.Builder(budgets: keyboard.budgets, wordsPerUserDay: keyboard.cloud.pricing.wordsPerUserDay)
                     }
                     try writer.add(run, position: positions[k])
                     builder?.add(run.result, sortedLatencies: run.sortedLatencies)

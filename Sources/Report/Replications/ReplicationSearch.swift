@@ -88,7 +88,7 @@ public enum ReplicationSearch {
         try OrderedParallel.run(count: items.count, threads: threads, window: max(4 * threads, 16),
                                 work: { k in
                                     let result = try ScenarioRunner.runOne(frozen, item: items[k], traceCache: traceCache)
-                                    return RunMetric.all.map { $0.value(for: result, budgets: frozen.keyboard.budgets) }
+                                    return RunMetric.all.map { $0.value(for: result, keyboard: frozen.keyboard) }
                                 },
                                 consume: { k, values in
                                     let position = items[k].replication * traceCount + items[k].traceIndex

@@ -14,8 +14,14 @@ extension BatchSummary {
         private var typing = TypingFigures.Sum()
         private var extensionSummary = ExtensionSummary()
 
-        /// A builder for a batch under `budgets`.
-        public init(budgets: [Budget]) { self.budgets = budgets }
+        private let wordsPerUserDay: Double
+
+        /// A builder for a batch under `budgets`, whose users type `wordsPerUserDay` words a
+        /// day (the scenario's `cloud.pricing.wordsPerUserDay`).
+        public init(budgets: [Budget], wordsPerUserDay: Double = PriceTable.defaultWordsPerUserDay) {
+            self.budgets = budgets
+            self.wordsPerUserDay = wordsPerUserDay
+        }
 
         /// Adds one run.
         public mutating func add(_ result: RunResult) {
@@ -90,6 +96,12 @@ extension BatchSummary {
                 c.timeouts += r.timeouts
                 c.retries += r.attempts - 1
                 c.charactersSent += r.characters
+                c.inputTokens += r.inputTokens
+                c.cachedTokens += r.cachedTokens
+                c.outputTokens += r.outputTokens
+                c.costPicoUSD += r.costPicoUSD
+                if r.rejections > 0 { c.rejectedRequests += 1 }
+                c.limitWaitSeconds += r.limitWait.milliseconds / 1000
             }
             for f in o.fixes {
                 if f.applied { c.fixesApplied += 1 } else { c.fixesDropped += 1 }
@@ -120,7 +132,7 @@ extension BatchSummary {
                                   shareOverBudget: pool.count == 0 ? 0 : Double(budget == nil ? 0 : over[m]) / Double(pool.count))
             }
             return BatchSummary(latencies: latencies, counts: counts, runs: runs, typing: typing.figures,
-                                extensionSummary: extensionSummary)
+                                extensionSummary: extensionSummary, wordsPerUserDay: wordsPerUserDay)
         }
     }
 }

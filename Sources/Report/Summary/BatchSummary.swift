@@ -27,6 +27,8 @@ public struct BatchSummary: Sendable, Equatable {
     public var typing: TypingFigures?
     /// Kills, language files and device-token rejections.
     public var extensionSummary: ExtensionSummary
+    /// Words a user types in a day, for the cost per user-day.
+    public var wordsPerUserDay: Double
 
     /// Counts pooled over all runs.
     public struct Counts: Sendable, Equatable {
@@ -70,6 +72,15 @@ public struct BatchSummary: Sendable, Equatable {
         public var timeouts = 0
         public var retries = 0
         public var charactersSent = 0
+        /// Tokens the cloud billed: input (cached ones included), cached input, output.
+        public var inputTokens = 0
+        public var cachedTokens = 0
+        public var outputTokens = 0
+        /// What the requests cost, picodollars (exact).
+        public var costPicoUSD: Int64 = 0
+        /// Requests the backend refused at least once, and the time refusals added.
+        public var rejectedRequests = 0
+        public var limitWaitSeconds = 0.0
         public var words = 0
         public var fixesApplied = 0
         public var fixesDropped = 0
@@ -86,15 +97,18 @@ public struct BatchSummary: Sendable, Equatable {
         public var touches = TouchCounts()
     }
 
-    /// Pools the observations of `results` under `budgets`.
-    public init(results: [RunResult], budgets: [Budget]) {
-        var builder = Builder(budgets: budgets)
+    /// Pools the observations of `results` under `budgets`, for users who type
+    /// `wordsPerUserDay` words a day.
+    public init(results: [RunResult], budgets: [Budget], wordsPerUserDay: Double = PriceTable.defaultWordsPerUserDay) {
+        var builder = Builder(budgets: budgets, wordsPerUserDay: wordsPerUserDay)
         for result in results { builder.add(result) }
         self = builder.finish()
     }
 
     /// The pooled figures put together by a builder.
-    init(latencies: [LatencyRow], counts: Counts, runs: Int, typing: TypingFigures?, extensionSummary: ExtensionSummary) {
+    init(latencies: [LatencyRow], counts: Counts, runs: Int, typing: TypingFigures?, extensionSummary: ExtensionSummary,
+         wordsPerUserDay: Double) {
+        self.wordsPerUserDay = wordsPerUserDay
         self.latencies = latencies
         self.counts = counts
         self.runs = runs
@@ -108,6 +122,21 @@ public struct BatchSummary: Sendable, Equatable {
         let sorted = values.sorted()
         let median = sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
         return median < 1000 ? TextTable.fixed(median, 0) + " ms" : TextTable.fixed(median / 1000, 1) + " s"
+    }
+
+    /// The `cost` line: tokens per 100 words, dollars per 1,000 words and per user-day, and
+    /// the refusals; empty when no request was sent.
+    private func costLine() -> String {
+        let c = counts
+        guard c.requests > 0 else { return "" }
+        let per100 = { (n: Int) in c.words > 0 ? TextTable.fixed(100 * Double(n) / Double(c.words), 1) : "-" }
+        let usd = Double(c.costPicoUSD) / 1e12
+        let perWord = c.words > 0 ? usd / Double(c.words) : nil
+        let money = { (x: Double?) in x.map { "$" + TextTable.fixed($0, 6) } ?? "-" }
+        return """
+        cost         \(per100(c.inputTokens)) input tokens per 100 words (\(per100(c.cachedTokens)) cached), \(per100(c.outputTokens)) output; \(money(perWord.map { 1000 * $0 })) per 1,000 words, \(money(perWord.map { $0 * wordsPerUserDay })) per user-day of \(TextTable.fixed(wordsPerUserDay, 0)) words; \(c.rejectedRequests) requests refused (\(TextTable.fixed(c.limitWaitSeconds, 1)) s waited)
+
+        """
     }
 
     /// Budgets whose share over the limit exceeds the allowed share.
@@ -136,7 +165,7 @@ public struct BatchSummary: Sendable, Equatable {
         requests     \(c.requests) (\(per100(c.requests)) per 100 words, \(per100(c.charactersSent)) characters per 100 words), \(c.timeouts) timeouts, \(c.retries) retries, \(c.requestsFailed) failed, \(c.staleAnswers) stale answers (\(c.staleAnswers - c.staleLostWords) reconciled, \(c.staleLostWords) lost words)
         fixes        \(c.fixesApplied) applied, \(c.fixesDropped) dropped, \(c.corruptingFixes) corrupting
 
-        """ + (typing?.block() ?? "") + c.touches.lines() + extensionSummary.lines() + (c.dictations == 0 ? "" : """
+        """ + costLine() + (typing?.block() ?? "") + c.touches.lines() + extensionSummary.lines() + (c.dictations == 0 ? "" : """
         dictation    \(c.dictations) dictations, \(c.coldStarts) cold starts, \(c.clippedStarts) clipped first words (\(TextTable.fixed(c.clippedMs, 0)) ms lost), \(TextTable.fixed(c.speechLostMs / 1000, 1)) s lost to the cap
         microphone   on \(TextTable.fixed(c.micOnSeconds, 1)) s for \(TextTable.fixed(c.dictatedSeconds, 1)) s dictated (\(c.dictatedSeconds > 0 ? TextTable.fixed(c.micOnSeconds / c.dictatedSeconds, 1) : "-") s per dictated second), \(c.suspensions) suspensions
 

@@ -129,56 +129,6 @@ public struct CheckerConfig: Sendable, Equatable {
     public init() {}
 }
 
-/// The network between the keyboard and the cloud: a two-state (Gilbert–Elliott) channel.
-public struct NetworkConfig: Sendable, Equatable {
-    /// Round trip in the good state, milliseconds.
-    public var goodRoundTrip: Distribution = .lognormal(median: 60, p99: 400)
-    /// Share of requests lost in the good state.
-    public var goodLoss: Double = 0.002
-    /// Round trip in the bad state (a weak signal: seconds, the seed says).
-    public var badRoundTrip: Distribution = .lognormal(median: 900, p99: 4000)
-    /// Share of requests lost in the bad state.
-    public var badLoss: Double = 0.1
-    /// Mean stay in the good state, milliseconds; 0 disables switching (always good).
-    public var meanGoodMs: Double = 0
-    /// Mean stay in the bad state, milliseconds.
-    public var meanBadMs: Double = 10_000
-    /// Periods with no network, [start, end) in trace time.
-    public var offlinePeriods: [Range<SimTime>] = []
-    /// Time for a request to fail when there is no network at all.
-    public var offlineFailure: SimDuration = .milliseconds(5)
-    /// A request with no answer by then is abandoned and retried.
-    public var timeout: SimDuration = .milliseconds(5_000)
-    /// Attempts per request, the first included.
-    public var maxAttempts: Int = 3
-    /// Wait before the first retry; doubled for each later one.
-    public var retryBackoff: SimDuration = .milliseconds(500)
-    /// The longest wait between retries.
-    public var retryBackoffMax: SimDuration = .milliseconds(8_000)
-    /// Creates the default network.
-    public init() {}
-}
-
-/// The cloud LLM checker.
-public struct CloudConfig: Sendable, Equatable {
-    /// Time the model takes to answer (the seed: about 300 ms).
-    public var service: Distribution = .lognormal(median: 300, p99: 900)
-    /// Share of true errors it flags.
-    public var recall: Double = 0.97
-    /// Share of correct words it flags.
-    public var falsePositiveRate: Double = 0.005
-    /// What happens to a pending debounce and to requests in flight when the keyboard is
-    /// hidden. `cancel` by default: iOS suspends a hidden keyboard extension within moments,
-    /// so its timers would not fire and no answer could be shown; a request then would cost
-    /// tokens for text the user already sent or left.
-    public var whenHidden: PendingWorkRule = .cancel
-    /// The same when the text field changes (a message sent, another field): `cancel` by
-    /// default, since the text the timer was armed for, and every answer's words, are gone.
-    public var whenFieldChanges: PendingWorkRule = .cancel
-    /// Creates the default cloud.
-    public init() {}
-}
-
 /// What the cloud client does with pending work when the keyboard hides or the field changes.
 public enum PendingWorkRule: String, Sendable, Equatable, CaseIterable {
     /// The pending debounce is cancelled and requests in flight are abandoned (their answers

@@ -7,6 +7,8 @@ enum KeyboardEvent {
     case taskDone(thread: Int, CoreWake)
     /// The cloud client's timers: debounce, attempts, retries, token answers.
     case cloud(CloudClient.Event)
+    /// The backend asked to act now (`CloudBackend.nextWake`): a backend that queues.
+    case backendWake
     /// The underlines' own events: a user accepting a chip.
     case underlines(Underlines.Event)
     /// The extension process: restarts and downloads.

@@ -1,6 +1,7 @@
 /// The world the keyboard's components act on, owned by the router (`KeyboardSimulation`):
 /// the clock and event queue, the extension's threads and the cost of their work, the
-/// document, and the network. Components reach each other only through what they do here.
+/// document, the network and the cloud's backend. Components reach each other only through
+/// what they do here.
 struct KeyboardIO {
     /// The clock and the event queue.
     var engine = Engine<KeyboardEvent>()
@@ -18,12 +19,14 @@ struct KeyboardIO {
     var text = TextBuffer()
     /// The network behind every transfer: check requests, downloads, token checks.
     var network: NetworkModel
+    /// The cloud behind the network: limits, queues, service, billing.
+    var backend: any CloudBackend
     /// Edits touched so far (keys, backspaces, pastes, picked suggestions): the next key's index.
     var editsTouched = 0
     private var nextTaskID: UInt64 = 0
 
     /// Wires the threads and the per-kind cost streams; `stream` gives a named stream.
-    init(config: KeyboardConfig, network: NetworkModel, stream: (String) -> RandomStream) {
+    init(config: KeyboardConfig, network: NetworkModel, backend: any CloudBackend, stream: (String) -> RandomStream) {
         threads = config.threads.map { Executor($0) }
         let slots = KeyboardWork.allCases.count + 1
         var threadOf = Array(repeating: 0, count: slots)
@@ -43,6 +46,7 @@ struct KeyboardIO {
         costDistributions = workConfigs.map(\.cost)
         self.costs = costs
         self.network = network
+        self.backend = backend
     }
 
     /// The simulated time now.

@@ -21,7 +21,8 @@ extension KeyboardSimulation {
     ///    (older queued jobs superseded, a lookup submitted);
     /// 3. a key or dictated text: the underlines (chips follow, a finished word goes to the
     ///    local checker) — a fix was applied by the underlines, which followed it then;
-    /// 4. the debounce (arms its timer or sends);
+    /// 4. the debounce (arms its timer or sends; a request sent is dispatched at once,
+    ///    `dispatchCloudRequests`);
     /// 5. a key: the caches grow with a finished word (which may kill the extension), and
     ///    the touch model's next prediction starts.
     ///
@@ -45,6 +46,7 @@ extension KeyboardSimulation {
         let picked = if case .key(let key, _) = source, case .suggestion = key.edit { true } else { false }
         let keyIndex: Int? = if case .key(let key, _) = source { key.index } else { nil }
         cloud.edited(picked: picked, keyIndex: keyIndex, io: &io, sink: &sink)
+        dispatchCloudRequests()
         guard case .key(let key, _) = source else { return }
         if io.text.endsToken { apply(process.wordFinished(io: &io, sink: &sink), into: &sink) }
         touch.edited(key.edit, keyIndex: key.index, io: &io)

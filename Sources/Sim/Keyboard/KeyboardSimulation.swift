@@ -25,6 +25,8 @@ public struct KeyboardSimulation {
     var touch: TouchModel
     /// The key budget's limit, if any: every key's deadline.
     let keyBudget: SimDuration?
+    /// The backend's wake-up (`CloudBackend.nextWake`), for a backend that queues.
+    var backendWake = SimTimer()
     /// Words and characters in the final text of every field before the current one.
     private var earlierFieldsWords = 0
     private var earlierFieldsCharacters = 0
@@ -34,21 +36,26 @@ public struct KeyboardSimulation {
     /// index when nil), so every (replication, trace) pair draws its own numbers, the same
     /// whatever the trace's place in the scenario, and two policies run on the same pair draw
     /// the same ones. `caches` are the memos of the job running the replication, shared by
-    /// all its runs (fresh ones when not given: tests, a single run).
+    /// all its runs (fresh ones when not given: tests, a single run). Requests go to
+    /// `backend`, one user's private backend (`PrivateBackend`) when not given, as user
+    /// `user`'s session `session`.
     public init(config: KeyboardConfig, seed: UInt64, replication: Int, trace: Int = 0, traceKey: String? = nil,
-                header: TraceHeader? = nil, caches: SimulationCaches = SimulationCaches()) {
+                header: TraceHeader? = nil, caches: SimulationCaches = SimulationCaches(), user: Int = 0, session: Int = 0,
+                backend: (any CloudBackend)? = nil) {
         let trace = traceKey ?? String(trace)
         self.config = config
         keyBudget = config.budget(for: .key)?.limit
         let prefix = "trace\(trace)/"
         func stream(_ name: String) -> RandomStream { RandomStream(seed: seed, replication: replication, name: prefix + name) }
-        io = KeyboardIO(config: config, network: NetworkModel(config: config.network, stream: stream), stream: stream)
+        io = KeyboardIO(config: config, network: NetworkModel(config: config.network, stream: stream),
+                        backend: backend ?? PrivateBackend(config: config.cloud, stream: stream), stream: stream)
         io.engine.limits = config.limits
         suggestions = SuggestionPipeline(config: config)
         underlines = Underlines(config: config, intendedText: header?.intendedText, caches: caches, stream: stream)
         cloud = CloudClient(config: config, verdicts: CloudVerdicts(config: config.cloud, seed: seed, replication: replication,
                                                                     streamPrefix: prefix),
-                            tokenPrefix: "seed\(seed)/replication\(replication)/\(prefix)", stream: stream)
+                            tokenPrefix: "seed\(seed)/replication\(replication)/\(prefix)", language: header?.language ?? "en",
+                            user: user, session: session, stream: stream)
         process = ExtensionProcess(keyboard: config, header: header, caches: caches, stream: stream)
         dictation = DictationModel(config: config.dictation, seed: seed, replication: replication, streamPrefix: prefix)
         touch = TouchModel(config.touch)
@@ -130,7 +137,7 @@ public struct KeyboardSimulation {
     /// Whether every component and the world are idle.
     var isIdle: Bool {
         io.isIdle && suggestions.isIdle && underlines.isIdle && cloud.isIdle && process.isIdle && dictation.isIdle
-            && touch.isIdle && quality.isIdle
+            && touch.isIdle && quality.isIdle && io.backend.isIdle
     }
 
     /// Checks every component's invariants (debug builds; the harness calls it after every event).
@@ -151,13 +158,17 @@ public struct KeyboardSimulation {
         case .taskDone(let thread, let wake):
             finishTask(on: thread, wake, into: &sink)
         case .cloud(let cloudEvent):
-            if let answered = cloud.handle(cloudEvent, at: io.now, io: &io, sink: &sink) {
+            let answered = cloud.handle(cloudEvent, at: io.now, io: &io, sink: &sink)
+            dispatchCloudRequests()
+            if let answered {
                 // An answer about a field that is gone finds none of its words.
                 let lost = cloud.isCurrent(answered)
                     ? underlines.reconcile(answered.words, sent: answered.sent, verdicts: cloud.verdicts, io: &io, sink: &sink)
                     : answered.words.count
                 cloud.recordAnswer(answered, lostWords: lost, io: io, sink: &sink)
             }
+        case .backendWake:
+            backendWoke()
         case .underlines(let underlineEvent):
             if underlines.handle(underlineEvent, at: io.now, io: &io, sink: &sink) == .textChanged { textEdited(by: .fix, into: &sink) }
         case .process(let processEvent):
@@ -198,12 +209,14 @@ public struct KeyboardSimulation {
             underlines.cursorMoved(from: oldCursor, touch: event.time, io: &io)
         case .keyboardHidden:
             cloud.keyboardHidden(io: &io, sink: &sink)
+            dispatchCloudRequests()
         case .keyboardShown:
             cloud.keyboardShown()
         case .field(let change):
             // The old field's pending work is settled while its text is still there; then
             // its chips close, and the new field's text replaces it.
             cloud.fieldChanging(io: &io, sink: &sink)
+            dispatchCloudRequests()
             underlines.fieldChanged(intendedText: change.intendedText, io: &io, sink: &sink)
             quality.fieldChanged(finalText: io.text, intendedText: change.intendedText)
             earlierFieldsWords += io.text.wordCount

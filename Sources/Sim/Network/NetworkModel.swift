@@ -1,10 +1,12 @@
 /// The network behind every transfer the keyboard makes — check requests to the cloud,
-/// language-file downloads, device-token checks — answered in one place. A new network
-/// model replaces this one type.
+/// language-file downloads, device-token checks — answered in one place: what a transfer
+/// costs in time and whether it is lost. A new network model replaces or extends this one
+/// type (`docs/architecture.md`, "Add a network model").
 ///
 /// The channel's state (good, bad, offline) comes from `NetworkChannel`; round trips and
 /// losses are drawn per kind of transfer from a stream of their own, so adding a kind of
-/// transfer never shifts another kind's draws.
+/// transfer never shifts another kind's draws. Check requests also pay for waking the
+/// radio and opening the connection (`NetworkLink`).
 struct NetworkModel {
     /// A kind of transfer.
     enum Transfer {
@@ -22,6 +24,7 @@ struct NetworkModel {
     private var checkTimes: RandomStream
     private var downloadTimes: RandomStream
     private var tokenTimes: RandomStream
+    private var link: NetworkLink
 
     /// Creates the network in its good state; `stream` gives a named stream.
     init(config: NetworkConfig, stream: (String) -> RandomStream) {
@@ -30,6 +33,8 @@ struct NetworkModel {
         checkTimes = stream("network.round-trip")
         downloadTimes = stream("language.download")
         tokenTimes = stream("token.round-trip")
+        link = NetworkLink(radio: config.radio, connection: config.connection, promotions: stream("network.promotion"),
+                           setups: stream("network.setup"))
     }
 
     /// The channel's state at `now` (which must not go backwards between calls).
@@ -48,6 +53,19 @@ struct NetworkModel {
         case .tokenCheck: return distribution.sampleDuration(&tokenTimes)
         }
     }
+
+    /// The delay before a check request made at `now` in `state` (good or bad) can travel:
+    /// the radio's promotion and the connection's hand-shake, when due.
+    mutating func checkRequestSetUp(at now: SimTime, in state: ChannelState) -> SimDuration {
+        precondition(state != .offline, "nothing travels offline")
+        return link.setUp(at: now, roundTrip: state == .good ? config.goodRoundTrip : config.badRoundTrip)
+    }
+
+    /// A check request's exchange keeps the radio and the connection busy until `end`.
+    mutating func checkRequestUsed(until end: SimTime) { link.used(until: end) }
+
+    /// A check request found no network: the connection is gone.
+    mutating func checkRequestFoundNoNetwork() { link.lost() }
 
     /// Whether a check request's answer is lost in `state` (good or bad), drawn after its round trip.
     mutating func answerLost(in state: ChannelState) -> Bool {

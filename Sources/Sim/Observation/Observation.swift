@@ -293,6 +293,12 @@ public enum RequestOutcome: String, Sendable, Equatable, CaseIterable {
     /// Abandoned in flight because the keyboard was hidden or the field changed
     /// (`cloud.whenHidden`, `cloud.whenFieldChanges`: `cancel`).
     case cancelled
+    /// Its last attempt was refused (a limit's 429, an overloaded provider's 503 or 529)
+    /// and the retry policy gave up; its text goes with the next request.
+    case rejected
+    /// Dropped after an attempt failed, because a newer request carries all its text
+    /// (`cloud.retry.dropSuperseded`).
+    case superseded
 }
 
 /// One request to the cloud checker, over all its attempts.
@@ -328,8 +334,28 @@ public struct RequestObservation: Sendable, Equatable {
     /// Words of an answered request that had changed or gone when the answer arrived: their
     /// verdicts were lost (0 for a reconciled answer).
     public var lostWords: Int = 0
+    /// Input tokens its served attempts were billed (the cached ones included): the system
+    /// prompt and the text, once an attempt; a request retried after a timeout pays twice,
+    /// as providers bill whatever they served.
+    public var inputTokens = 0
+    /// Input tokens read from the provider's prompt cache.
+    public var cachedTokens = 0
+    /// Output tokens billed.
+    public var outputTokens = 0
+    /// What its served attempts cost, picodollars (10⁻¹² USD).
+    public var costPicoUSD: Int64 = 0
+    /// Attempts the backend refused.
+    public var rejections = 0
+    /// The last refusal's reason, `nil` when none was refused.
+    public var rejection: RejectionReason?
+    /// Time refusals added: from each refused attempt's start to the next attempt (or the end).
+    public var limitWait = SimDuration.zero
+    /// Time the answered attempt waited in the backend's queue (0 for the private backend).
+    public var queueWait = SimDuration.zero
     /// First send to end.
     public var roundTrip: SimDuration { end - sent }
+    /// What its served attempts cost, USD: the exact picodollars ÷ 10¹².
+    public var costUSD: Double { Double(costPicoUSD) / 1e12 }
 }
 
 /// A fix applied on acceptance of a chip.

@@ -111,7 +111,10 @@ extension ReportTables {
         let table: ReportTable
         let runID, requestID, sentNs, textVersion, characters, words, attempts, timeouts, offlineFailures: TableColumn<Int64>
         let networkNs, serviceNs, endNs, roundTripNs, lostWords: TableColumn<Int64>
+        let inputTokens, cachedTokens, outputTokens, rejections, limitWaitNs, queueWaitNs: TableColumn<Int64>
+        let costUSD: TableColumn<Double>
         let trigger, outcome: TableColumn<String>
+        let rejection: TableColumn<String?>
         let stale: TableColumn<Bool>
 
         init() {
@@ -133,6 +136,17 @@ extension ReportTables {
             outcome = t.column("outcome", "`answered`, `failed`, `killed`, `revoked`, `cancelled`")
             stale = t.column("stale", "1 when the text changed while it was in flight")
             lostWords = t.column("lost_words", "words of a stale answer changed or gone when it arrived; 0: reconciled")
+            inputTokens = t.column("input_tokens",
+                                   "input tokens its served attempts were billed, cached ones included (system prompt + text, each attempt)",
+                                   unit: "tokens")
+            cachedTokens = t.column("cached_tokens", "of those, tokens read from the provider's prompt cache", unit: "tokens")
+            outputTokens = t.column("output_tokens", "output tokens billed", unit: "tokens")
+            costUSD = t.column("cost_usd", "what its served attempts cost: tokens × prices, exact picodollars ÷ 10¹²", unit: "USD")
+            rejections = t.column("rejections", "attempts the backend refused (a limit or an overload)")
+            rejection = t.column("rejection",
+                                 "the last refusal's reason: `user-requests`, `user-tokens`, `provider-requests`, `provider-tokens`, `overloaded`, `too-large`; NULL when none was refused")
+            limitWaitNs = t.column("limit_wait_ns", "time refusals added: from each refused attempt to the next attempt (or the end)")
+            queueWaitNs = t.column("queue_wait_ns", "time the answered attempt waited in the backend's queue (0 for a private backend)")
             table = t.table(primaryKey: [runID, requestID], withoutRowID: true, retention: .items)
         }
     }

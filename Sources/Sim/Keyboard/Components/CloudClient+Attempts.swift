@@ -1,130 +1,152 @@
-// The cloud client's requests on the network: attempts, timeouts, retries with exponential
-// backoff, failures, and the device token checked before each attempt.
+// The cloud client's requests on the network and at the backend: a request dispatched with
+// its tokens, each attempt's trip (the radio, the hand-shake, the round trip), the backend's
+// receipt or later reply, the bill, the answer, a loss or a timeout.
 
 extension CloudClient {
+    /// The router hands over request `id`, made by the event being handled, with the number
+    /// of its words the cloud flags: its answer's output tokens follow, and its first attempt
+    /// leaves.
+    mutating func dispatch(_ id: Int, flaggedWords: Int, io: inout KeyboardIO) {
+        requests[id]!.outputTokens = tokenConfig.outputTokens(flaggedWords: flaggedWords)
+        startAttempt(for: id, io: &io)
+    }
+
+    /// The requests made since the router last dispatched, in the order they were made.
+    mutating func takeUndispatched() -> [Int] {
+        defer { undispatched.removeAll(keepingCapacity: true) }
+        return undispatched
+    }
+
     /// Makes request `id`'s next attempt, if it is still pending: its token is checked, then
-    /// it draws its round trip and service time and ends in an answer, a loss or a timeout.
+    /// it crosses the network to the backend, and ends in an answer, a refusal, a loss or a
+    /// timeout. The draws keep keysim's first order — the round trip, the service (at the
+    /// backend), the loss — so that a scenario that sets none of the new models times every
+    /// attempt as before.
     mutating func startAttempt(for id: Int, io: inout KeyboardIO) {
         guard requests[id] != nil else { return }
         if tokenRefused(request: id, io: &io) { return }
         requests[id]!.attempts += 1
+        if let since = requests[id]!.rejectedSince {
+            requests[id]!.limitWait = requests[id]!.limitWait + (io.now - since)
+            requests[id]!.rejectedSince = nil
+        }
         let attemptID = nextAttemptID
         nextAttemptID += 1
         let state = io.network.state(at: io.now)
-        switch state {
-        case .offline:
-            attempts[attemptID] = Attempt(request: id, network: .zero, service: .zero, answers: false)
+        guard state != .offline else {
+            io.network.checkRequestFoundNoNetwork()
+            attempts[attemptID] = Attempt(request: id, started: io.now, network: .zero, downlink: .zero, outcome: nil,
+                                          answers: false)
             requests[id]!.offlineFailures += 1
             io.schedule(.cloud(.attemptEnded(attempt: attemptID)), after: network.offlineFailure)
-        case .good, .bad:
-            let roundTrip = io.network.roundTrip(.checkRequest, in: state)
-            let serviceTime = service.sampleDuration(&serviceTimes)
-            let lost = io.network.answerLost(in: state)
-            attempts[attemptID] = Attempt(request: id, network: roundTrip, service: serviceTime, answers: !lost)
-            if !lost && roundTrip + serviceTime <= network.timeout {
-                io.schedule(.cloud(.attemptEnded(attempt: attemptID)), after: roundTrip + serviceTime)
+            return
+        }
+        let roundTrip = io.network.roundTrip(.checkRequest, in: state)
+        let setUp = io.network.checkRequestSetUp(at: io.now, in: state)
+        let uplink = SimDuration(nanoseconds: roundTrip.nanoseconds / 2)
+        let downlink = roundTrip - uplink
+        let receipt = io.backend.submit(backendRequest(id, attempt: attemptID), arrivingAt: io.now + setUp + uplink)
+        let lost = io.network.answerLost(in: state)
+        var attempt = Attempt(request: id, started: io.now, network: setUp + roundTrip, downlink: downlink, outcome: nil,
+                              answers: !lost)
+        switch receipt {
+        case .decided(let outcome, let repliesAt):
+            attempt.outcome = outcome
+            if case .served(let service) = outcome { add(service.bill, request: id) }
+            let end = repliesAt + downlink
+            if !lost && end - io.now <= network.timeout {
+                io.schedule(.cloud(.attemptEnded(attempt: attemptID)), at: end)
+                io.network.checkRequestUsed(until: end)
             } else {
                 io.schedule(.cloud(.attemptTimedOut(attempt: attemptID)), after: network.timeout)
+                io.network.checkRequestUsed(until: min(end, io.now + network.timeout))
             }
+        case .later:
+            attempt.timeout = io.schedule(.cloud(.attemptTimedOut(attempt: attemptID)), after: network.timeout)
+            io.network.checkRequestUsed(until: io.now + setUp + uplink)
         }
+        attempts[attemptID] = attempt
+    }
+
+    /// The attempt as the backend sees it.
+    private func backendRequest(_ id: Int, attempt: Int) -> BackendRequest {
+        let request = requests[id]!
+        return BackendRequest(id: BackendAttemptID(user: user, session: session, attempt: attempt), request: id,
+                              inputTokens: tokenConfig.systemPromptTokens + request.textTokens,
+                              cacheableTokens: tokenConfig.systemPromptTokens, outputTokens: request.outputTokens)
+    }
+
+    /// A backend that decides later sent a message about an attempt: its service began (the
+    /// request is billed), or it is over (the reply crosses the network back, unless it is
+    /// lost or comes after the attempt's timeout).
+    mutating func received(_ reply: BackendReply, io: inout KeyboardIO) {
+        precondition(reply.id.user == user && reply.id.session == session, "a reply reaches the session that sent it")
+        guard var attempt = attempts[reply.id.attempt], attempt.outcome == nil, requests[attempt.request] != nil else { return }
+        let outcome: BackendOutcome
+        switch reply.message {
+        case .started(let bill):
+            if !attempt.billed { add(bill, request: attempt.request) }
+            attempt.billed = true
+            attempts[reply.id.attempt] = attempt
+            return
+        case .finished(let finished):
+            outcome = finished
+        }
+        attempt.outcome = outcome
+        if !attempt.billed, case .served(let service) = outcome { add(service.bill, request: attempt.request) }
+        let end = io.now + attempt.downlink
+        if attempt.answers && end - attempt.started <= network.timeout {
+            if let timeout = attempt.timeout { io.engine.cancel(timeout) }
+            attempt.timeout = nil
+            io.schedule(.cloud(.attemptEnded(attempt: reply.id.attempt)), at: end)
+        }
+        io.network.checkRequestUsed(until: min(end, attempt.started + network.timeout))
+        attempts[reply.id.attempt] = attempt
+    }
+
+    /// A served attempt's bill goes on its request.
+    private mutating func add(_ bill: BackendBill, request id: Int) {
+        requests[id]!.billed.inputTokens += bill.inputTokens
+        requests[id]!.billed.cachedTokens += bill.cachedTokens
+        requests[id]!.billed.outputTokens += bill.outputTokens
+        requests[id]!.billed.costPicoUSD += bill.costPicoUSD
     }
 
     /// An attempt ended: the request it answered, or a retry or failure when it brought none.
     mutating func endAttempt<Sink: ObservationSink>(_ attemptID: Int, io: inout KeyboardIO, sink: inout Sink) -> Request? {
         guard let attempt = attempts.removeValue(forKey: attemptID), var request = requests[attempt.request] else { return nil }
-        guard attempt.answers else {
-            retryOrFail(request.id, io: &io, sink: &sink)
-            return nil
+        switch attempt.outcome {
+        case .served?:
+            request.answeringAttempt = attempt
+            requests[request.id] = nil
+            return request
+        case .rejected(let rejection)?:
+            requests[request.id]!.rejections += 1
+            requests[request.id]!.rejection = rejection.reason
+            requests[request.id]!.rejectedSince = attempt.started
+            retryOrFail(request.id, after: rejection, io: &io, sink: &sink)
+        case nil:
+            retryOrFail(request.id, after: nil, io: &io, sink: &sink)
         }
-        request.answeringAttempt = attempt
-        requests[request.id] = nil
-        return request
+        return nil
     }
 
     /// An attempt brought no answer in time: retried, or the request fails.
     mutating func timeOutAttempt<Sink: ObservationSink>(_ attemptID: Int, io: inout KeyboardIO, sink: inout Sink) {
         guard let attempt = attempts.removeValue(forKey: attemptID), requests[attempt.request] != nil else { return }
+        if attempt.timeout != nil && attempt.outcome == nil {
+            io.backend.abandon(BackendAttemptID(user: user, session: session, attempt: attemptID), at: io.now)
+        }
         requests[attempt.request]!.timeouts += 1
-        retryOrFail(attempt.request, io: &io, sink: &sink)
+        retryOrFail(attempt.request, after: nil, io: &io, sink: &sink)
     }
 
-    private mutating func retryOrFail<Sink: ObservationSink>(_ id: Int, io: inout KeyboardIO, sink: inout Sink) {
-        let request = requests[id]!
-        if request.attempts < network.maxAttempts {
-            var backoff = network.retryBackoff
-            for _ in 1..<request.attempts { backoff = min(backoff * 2, network.retryBackoffMax) }
-            io.schedule(.cloud(.retry(request: id)), after: backoff)
-            return
+    /// Every attempt in flight is dropped: the backend is told of those it has not decided.
+    mutating func abandonAttempts(io: inout KeyboardIO) {
+        let undecided = attempts.filter { $0.value.timeout != nil && $0.value.outcome == nil }.keys.sorted()
+        for attemptID in undecided {
+            io.backend.abandon(BackendAttemptID(user: user, session: session, attempt: attemptID), at: io.now)
         }
-        requests[id] = nil
-        giveUp(request, outcome: .failed, io: &io, sink: &sink)
-    }
-
-    /// The request's text never got through: the next request must carry it again.
-    mutating func giveUp<Sink: ObservationSink>(_ request: Request, outcome: RequestOutcome, io: inout KeyboardIO,
-                                                        sink: inout Sink) {
-        if request.field == field { view.forget(fromToken: request.firstToken) }
-        sink.record(.request(observation(request, outcome: outcome, attempt: nil, lostWords: 0, io: io)))
-    }
-
-    /// Records an answered request once the underlines have reconciled it; `lostWords`
-    /// of its words had changed or gone.
-    func recordAnswer<Sink: ObservationSink>(_ request: Request, lostWords: Int, io: KeyboardIO, sink: inout Sink) {
-        sink.record(.request(observation(request, outcome: .answered, attempt: request.answeringAttempt, lostWords: lostWords, io: io)))
-    }
-
-    /// Whether an answered request is about the field being typed in now.
-    func isCurrent(_ request: Request) -> Bool { request.field == field }
-
-    private func observation(_ request: Request, outcome: RequestOutcome, attempt: Attempt?, lostWords: Int,
-                             io: KeyboardIO) -> RequestObservation {
-        RequestObservation(id: request.id, trigger: request.trigger, sent: request.sent, textVersion: request.version,
-                           characters: request.characters, words: request.words.count, attempts: request.attempts,
-                           timeouts: request.timeouts, offlineFailures: request.offlineFailures,
-                           networkRoundTrip: attempt?.network ?? .zero, service: attempt?.service ?? .zero, end: io.now,
-                           outcome: outcome, stale: outcome == .answered && request.version != io.text.version,
-                           lostWords: lostWords)
-    }
-
-    // MARK: - The device token
-
-    /// Checks the request's token before an attempt goes out. Returns true when the server
-    /// refuses it: the refusal arrives after a round trip, and the attempt does not count
-    /// against `maxAttempts`.
-    private mutating func tokenRefused(request id: Int, io: inout KeyboardIO) -> Bool {
-        guard var token else { return false }
-        let state = io.network.state(at: io.now)
-        guard state != .offline else { return false }
-        let verdict = token.check(at: io.now)
-        self.token = token
-        guard verdict != .accepted else { return false }
-        let roundTrip = io.network.roundTrip(.tokenCheck, in: state)
-        io.schedule(.cloud(.tokenAnswer(request: id, attempt: io.now, verdict: verdict)), after: roundTrip)
-        return true
-    }
-
-    /// The server refused an attempt's token: the request waits for the current token, or fails.
-    mutating func tokenAnswer<Sink: ObservationSink>(request id: Int, attempt: SimTime, verdict: DeviceTokenModel.Verdict,
-                                                             io: inout KeyboardIO, sink: inout Sink) {
-        guard var request = requests[id] else { return }   // abandoned by a kill meanwhile
-        switch verdict {
-        case .accepted:
-            preconditionFailure("an accepted token is not answered here")
-        case .revoked(let keyboard, let server):
-            sink.record(.extensionLifecycle(.tokenRejection(TokenRejectionRecord(
-                requestID: id, attempt: attempt, rejected: io.now, retry: nil, reason: .revoked,
-                keyboardGeneration: keyboard, serverGeneration: server))))
-            requests[id] = nil
-            // The refused attempt is the request's last one.
-            request.attempts += 1
-            giveUp(request, outcome: .revoked, io: &io, sink: &sink)
-        case .expired(let keyboard, let server):
-            // The keyboard waits until the container app has stored the current token.
-            let retry = token!.refreshed(at: io.now)
-            sink.record(.extensionLifecycle(.tokenRejection(TokenRejectionRecord(
-                requestID: id, attempt: attempt, rejected: io.now, retry: retry, reason: .expired,
-                keyboardGeneration: keyboard, serverGeneration: server))))
-            io.schedule(.cloud(.tokenRetry(request: id)), at: retry)
-        }
+        attempts.removeAll()
     }
 }

@@ -1,7 +1,10 @@
-/// The keyboard's client of the cloud checker: the debounce decides when changed text is
-/// sent; each request makes attempts over the network, timed out, retried with exponential
-/// backoff, and carries the device token, which the server may refuse. An answered request
-/// goes to the router, which hands its words to the underlines with the cloud's verdicts.
+/// The keyboard's client of the cloud checker — the client policy of the three seams the
+/// cloud has (network, backend, client): the debounce decides when changed text is sent;
+/// each request carries its text's tokens and makes attempts, each over the network
+/// (`NetworkModel`) to the backend (`CloudBackend`), timed out, refused or answered, tried
+/// again by the retry policy (`RetryPolicy`), with the device token, which the server may
+/// refuse. An answered request goes to the router, which hands its words to the underlines
+/// with the cloud's verdicts.
 ///
 /// A request carries finished text only (never the word being typed at the cursor, nor
 /// anything after it) and goes out only when that text differs by content from what the
@@ -43,18 +46,66 @@ struct CloudClient: KeyboardComponent {
         var offlineFailures = 0
         /// The attempt that brought the answer.
         var answeringAttempt: Attempt?
+        /// Tokens of the text sent (the system prompt's come on top).
+        var textTokens = 0
+        /// Output tokens of its answer, set when it is dispatched.
+        var outputTokens = 0
+        /// What its served attempts were billed.
+        var billed = Bill()
+        /// Attempts the backend refused, and the last one's reason.
+        var rejections = 0
+        var rejection: RejectionReason?
+        /// When the attempt a rejection answered had started, until the next attempt starts.
+        var rejectedSince: SimTime?
+        /// Time rejections added: from each refused attempt's start to the next attempt's.
+        var limitWait = SimDuration.zero
+        /// A newer request carries all of its text (`cloud.retry.dropSuperseded`).
+        var superseded = false
+    }
+
+    /// What a request's served attempts were billed.
+    struct Bill {
+        var inputTokens = 0
+        var cachedTokens = 0
+        var outputTokens = 0
+        var costPicoUSD: Int64 = 0
     }
 
     /// One attempt of a request on the network.
     struct Attempt {
         var request: Int
+        /// When it left the keyboard.
+        var started: SimTime
+        /// The network's part: the radio, the hand-shake and the round trip.
         var network: SimDuration
-        var service: SimDuration
+        /// The return half of the round trip.
+        var downlink: SimDuration
+        /// What the backend made of it; `nil` while it has not said (or for no network).
+        var outcome: BackendOutcome?
+        /// Whether its reply reaches the keyboard (not lost on the way).
         var answers: Bool
+        /// The timeout of an attempt the backend decides later.
+        var timeout: TimerHandle?
+        /// Whether the backend said its service began (and so billed it).
+        var billed = false
+
+        /// The backend's service time of a served attempt.
+        var service: SimDuration {
+            if case .served(let s)? = outcome { return s.service }
+            return .zero
+        }
     }
 
     let network: NetworkConfig
-    let service: Distribution
+    /// When requests are tried again.
+    let retry: RetryPolicy
+    /// What requests carry in tokens.
+    let tokenConfig: TokenConfig
+    /// Counts the tokens of the text sent.
+    let tokenCounter: any TokenCounter
+    /// The user and session the requests come from (0 and 0 for a keyboard alone).
+    let user: Int
+    let session: Int
     private let whenHidden: PendingWorkRule
     private let whenFieldChanges: PendingWorkRule
     /// The cloud's judgement of each word, for the underlines.
@@ -76,24 +127,34 @@ struct CloudClient: KeyboardComponent {
     private var pickedWord: Range<Int>?
     /// Whether the keyboard is hidden (from `keyboard.hide` to `keyboard.show`).
     private var hidden = false
-    var serviceTimes: RandomStream
+    /// Full jitter's draws (stream `cloud.retry-jitter`).
+    var jitterDraws: RandomStream
     var token: DeviceTokenModel?
     /// Requests not yet answered, failed or abandoned, by id.
     var requests: [Int: Request] = [:]
     var attempts: [Int: Attempt] = [:]
     /// Requests sent so far (the next request's id).
-    private(set) var requestsSent = 0
+    var requestsSent = 0
     var nextAttemptID = 0
+    /// Requests made but not yet handed to the network: their answers' output tokens wait
+    /// for the cloud's verdicts on their words, which the router asks the underlines for
+    /// (`dispatch(_:flaggedWords:io:)`) before the event that made them ends.
+    var undispatched: [Int] = []
 
-    init(config: KeyboardConfig, verdicts: CloudVerdicts, tokenPrefix: String, stream: (String) -> RandomStream) {
+    init(config: KeyboardConfig, verdicts: CloudVerdicts, tokenPrefix: String, language: String = "en", user: Int = 0,
+         session: Int = 0, stream: (String) -> RandomStream) {
         network = config.network
-        service = config.cloud.service
+        retry = config.cloud.retry ?? .legacy(config.network)
+        tokenConfig = config.cloud.tokens
+        tokenCounter = config.cloud.tokens.counter(language: language)
+        self.user = user
+        self.session = session
         whenHidden = config.cloud.whenHidden
         whenFieldChanges = config.cloud.whenFieldChanges
         self.verdicts = verdicts
         debouncePolicy = config.debounce
         debouncer = Debouncer(config.debounce)
-        serviceTimes = stream("cloud.service")
+        jitterDraws = stream("cloud.retry-jitter")
         if config.token.enabled {
             token = DeviceTokenModel(config: config.token, refreshDelays: stream("token.refresh"), tokenPrefix: tokenPrefix)
         }
@@ -179,7 +240,7 @@ struct CloudClient: KeyboardComponent {
             recordCancel(io: io, sink: &sink)
             debounceTimer.cancel(in: &io.engine)
             debouncer = debouncer.startingOver()
-            attempts.removeAll()
+            abandonAttempts(io: &io)
             for id in requests.keys.sorted() {
                 let request = requests.removeValue(forKey: id)!
                 giveUp(request, outcome: .cancelled, io: &io, sink: &sink)
@@ -210,6 +271,7 @@ struct CloudClient: KeyboardComponent {
         case .attemptTimedOut(let attempt):
             timeOutAttempt(attempt, io: &io, sink: &sink)
         case .retry(let request), .tokenRetry(let request):
+            if dropIfSuperseded(request, io: &io, sink: &sink) { break }
             startAttempt(for: request, io: &io)
         case .tokenAnswer(let request, let attempt, let verdict):
             tokenAnswer(request: request, attempt: attempt, verdict: verdict, io: &io, sink: &sink)
@@ -220,7 +282,8 @@ struct CloudClient: KeyboardComponent {
     // MARK: - Requests
 
     /// Sends the finished text from the first token that differs by content from what the
-    /// cloud last saw, if any differs and holds a word.
+    /// cloud last saw, if any differs and holds a word. The request waits in `undispatched`
+    /// for the router to hand it to the network (`dispatch`), within the same event.
     private mutating func sendIfChanged(_ trigger: RequestTrigger, io: inout KeyboardIO) {
         armedTrigger = nil
         // The token of the word being typed at the cursor is not finished: neither it nor
@@ -246,10 +309,17 @@ struct CloudClient: KeyboardComponent {
         view.saw(io.text, tokens: first..<finished)
         let id = requestsSent
         requestsSent += 1
-        requests[id] = Request(id: id, trigger: trigger, sent: io.now, version: io.text.version, field: field,
-                               characters: io.text.characterCount(utf8: from..<end), firstToken: first, fromUTF8: from,
-                               words: words)
-        startAttempt(for: id, io: &io)
+        let characters = io.text.characterCount(utf8: from..<end)
+        var request = Request(id: id, trigger: trigger, sent: io.now, version: io.text.version, field: field,
+                              characters: characters, firstToken: first, fromUTF8: from, words: words)
+        request.textTokens = tokenCounter.tokens(utf8: io.text.utf8[from..<end], characters: characters)
+        if retry.dropSuperseded {
+            // Older requests of this field whose text starts here or later: this one carries all of it.
+            let older = requests.keys.filter { requests[$0]!.field == field && requests[$0]!.fromUTF8 >= from }
+            for other in older { requests[other]!.superseded = true }
+        }
+        requests[id] = request
+        undispatched.append(id)
     }
 
     // MARK: - Reset
@@ -257,7 +327,7 @@ struct CloudClient: KeyboardComponent {
     /// Requests in flight are abandoned, in id order, and their text marked to be sent again;
     /// the debounce starts afresh. The device token survives: it lives in the shared keychain.
     mutating func reset<Sink: ObservationSink>(reason: ResetReason, io: inout KeyboardIO, sink: inout Sink) -> Int {
-        attempts.removeAll()
+        abandonAttempts(io: &io)
         let abandoned = requests.keys.sorted()
         for id in abandoned {
             let request = requests.removeValue(forKey: id)!
@@ -276,11 +346,12 @@ struct CloudClient: KeyboardComponent {
     func checkInvariants(io: KeyboardIO) {
         for (id, request) in requests {
             precondition(request.id == id && id < requestsSent, "a request is stored under its own id")
-            precondition(request.attempts <= network.maxAttempts, "no request makes more than maxAttempts attempts")
+            precondition(request.attempts <= retry.maxAttempts, "no request makes more than maxAttempts attempts")
         }
         for attempt in attempts.values {
             precondition(requests[attempt.request] != nil || attempt.request < requestsSent, "an attempt belongs to a sent request")
         }
+        precondition(undispatched.isEmpty, "the router dispatches every request within the event that made it")
         precondition(pickedWord.map { $0.upperBound <= io.text.utf8.count } != false, "a picked word lies inside the text")
         precondition(!(hidden && whenHidden == .cancel) || (requests.isEmpty && !debounceTimer.isArmed(in: io.engine)),
                      "a keyboard hidden under `cancel` has no timer armed and no request in flight")

@@ -238,6 +238,19 @@ struct Underlines: KeyboardComponent {
 
     // MARK: - The cloud's verdicts
 
+    /// How many of `words` (a request's, as it leaves: each at its place in the text) the
+    /// cloud flags: the words its answer lists, which make its output tokens. The same
+    /// verdicts `reconcile` will draw.
+    mutating func cloudFlagCount(_ words: [CloudClient.SentWord], verdicts: CloudVerdicts, io: KeyboardIO) -> Int {
+        var flagged = 0
+        // As the request leaves, each word stands where it was read: its ordinal is the text's.
+        for sentWord in words where sentWord.start != nil {
+            let isError = truth.verdict(ordinal: sentWord.ordinal, word: sentWord.word, text: io.text).isError
+            if verdicts.flags(ordinal: sentWord.ordinal, word: sentWord.word, isError: isError) { flagged += 1 }
+        }
+        return flagged
+    }
+
     /// The cloud's answer about `words` (sent at `sent`, followed to where they are now;
     /// `start` is `nil` for a word an edit changed since): confirm or retract each underline of
     /// the words it saw, add its own findings. Stale answers are reconciled word by word: only
