@@ -98,11 +98,7 @@ public enum ParetoTest {
     /// spread (common random numbers can make every pair differ alike) give 0 when their
     /// mean is below zero and 1 otherwise.
     static func pValue(_ differences: [Double]) -> Double {
-        let n = Double(differences.count)
-        let m = differences.reduce(0, +) / n
-        let variance = differences.reduce(0) { $0 + ($1 - m) * ($1 - m) } / (n - 1)
-        guard variance > 0 else { return m < 0 ? 0 : 1 }
-        return StudentT.cdf(m / (variance / n).squareRoot(), degreesOfFreedom: differences.count - 1)
+        PairedDifference(differences: differences).lowerTailPValue ?? 1
     }
 
     private static func mean(_ values: [Double?]) -> Double? {

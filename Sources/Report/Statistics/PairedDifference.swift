@@ -49,4 +49,13 @@ public struct PairedDifference: Sendable, Equatable {
         guard let t = tStatistic else { return mean == 0 ? 1 : 0 }
         return StudentT.twoSidedPValue(t, degreesOfFreedom: pairs - 1)
     }
+
+    /// The one-sided p-value of "the mean difference is below zero": P(T ≤ t) with n − 1
+    /// degrees of freedom; nil under two pairs. Differences that do not vary give 0 when
+    /// their mean is below zero and 1 otherwise.
+    public var lowerTailPValue: Double? {
+        guard pairs >= 2 else { return nil }
+        guard let t = tStatistic else { return mean < 0 ? 0 : 1 }
+        return StudentT.cdf(t, degreesOfFreedom: pairs - 1)
+    }
 }
