@@ -89,6 +89,10 @@ public struct SharedBackend: CloudBackend {
             replicas[index].join(job, at: now)
             meterSoFar.started += 1
             meterSoFar.queueWaitNanos += (now - job.arrival).nanoseconds
+            meterSoFar.inputTokens += Int64(job.bill.inputTokens)
+            meterSoFar.cachedTokens += Int64(job.bill.cachedTokens)
+            meterSoFar.outputTokens += Int64(job.bill.outputTokens)
+            meterSoFar.costPicoUSD += job.bill.costPicoUSD
             replies.append(BackendReply(id: job.request.id, message: .started(job.bill)))
         }
         for index in atBoundary { replicas[index].beginSegment(cost: config.iteration) }
@@ -130,10 +134,6 @@ public struct SharedBackend: CloudBackend {
     private mutating func finished(_ member: BatchingReplica.Member, at now: SimTime) -> BackendReply {
         let job = member.job
         meterSoFar.served += 1
-        meterSoFar.inputTokens += Int64(job.bill.inputTokens)
-        meterSoFar.cachedTokens += Int64(job.bill.cachedTokens)
-        meterSoFar.outputTokens += Int64(job.bill.outputTokens)
-        meterSoFar.costPicoUSD += job.bill.costPicoUSD
         let service = BackendService(service: now - job.arrival, firstToken: member.firstToken! - job.arrival,
                                      queueWait: member.started - job.arrival, bill: job.bill)
         return BackendReply(id: job.request.id, message: .finished(.served(service)))

@@ -16,13 +16,14 @@ public struct SharedBackendMeter: Sendable, Equatable {
     public var abandoned = 0
     /// Sum of the queue waits of the attempts whose service began, nanoseconds.
     public var queueWaitNanos: Int64 = 0
-    /// Tokens of the attempts served: input (cached included), cached, output.
+    /// Input tokens (cached included) billed: of the attempts whose service began, billed
+    /// from then on as providers bill.
     public var inputTokens: Int64 = 0
-    /// Cached input tokens of the attempts served.
+    /// Cached input tokens billed.
     public var cachedTokens: Int64 = 0
-    /// Output tokens of the attempts served.
+    /// Output tokens billed.
     public var outputTokens: Int64 = 0
-    /// What the attempts served cost, picodollars.
+    /// What the attempts billed cost, picodollars.
     public var costPicoUSD: Int64 = 0
     /// ∫ queue length dt, request-nanoseconds.
     public var queueLengthNanos: Int64 = 0

@@ -30,7 +30,8 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
     private var active: [Int: ActiveSession] = [:]
     private var rankOfSession: [FleetSessionKey: Int] = [:]
     /// Sessions' next events, keyed by (fleet time, rank); an entry whose time is not the
-    /// session's `scheduled` is stale and skipped.
+    /// session's `scheduled` is stale and skipped. A key is never in it twice (the heap's
+    /// keys are unique): a session keeps the times of its entries in `filed`.
     private var upcoming = Heap<Int>()
     private var nextStart = 0
     private let open: (FleetSessionPlan, Int) throws -> SessionRunner<Source, Sink>
@@ -39,6 +40,9 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
     private struct ActiveSession {
         var runner: SessionRunner<Source, Sink>
         var scheduled: SimTime?
+        /// The times of its entries in `upcoming`, stale ones included (a reply that moves
+        /// the next event earlier leaves the later entry behind).
+        var filed: [SimTime] = []
     }
 
     /// Creates a fleet over `plans` (sorted by start; equal starts keep their order). `open`
@@ -86,15 +90,21 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
             let rank = Int(UInt64(truncatingIfNeeded: key))
             let time = SimTime(nanoseconds: Int64(key >> 64))
             if active[rank]?.scheduled == time { best = (time, rank, .session(rank, time)); break }
-            _ = upcoming.removeMin()
+            unfile(rank, time)
         }
         if nextStart < plans.count {
             let plan = plans[nextStart]
             if best.map({ (plan.start, nextStart) < ($0.time, $0.rank) }) ?? true { best = (plan.start, nextStart, .start(nextStart)) }
         }
         if let wake = backend.nextWake, best.map({ wake < $0.time }) ?? true { return .backend(wake) }
-        if case .session = best?.step { _ = upcoming.removeMin() }
+        if case .session(let rank, let time) = best?.step { unfile(rank, time) }
         return best?.step
+    }
+
+    /// Pops the earliest entry of `upcoming`, (`time`, `rank`).
+    private mutating func unfile(_ rank: Int, _ time: SimTime) {
+        _ = upcoming.removeMin()
+        if let index = active[rank]?.filed.firstIndex(of: time) { active[rank]!.filed.remove(at: index) }
     }
 
     private mutating func start(_ rank: Int) throws {
@@ -141,7 +151,10 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
         let time = local + (start - SimTime.zero)
         if let scheduled = active[rank]!.scheduled, scheduled <= time { return }
         active[rank]!.scheduled = time
-        upcoming.insert(rank, key: UInt128(UInt64(time.nanoseconds)) << 64 | UInt128(rank))
+        if !active[rank]!.filed.contains(time) {
+            active[rank]!.filed.append(time)
+            upcoming.insert(rank, key: UInt128(UInt64(time.nanoseconds)) << 64 | UInt128(rank))
+        }
     }
 
     private mutating func wakeBackend(at time: SimTime) throws {
