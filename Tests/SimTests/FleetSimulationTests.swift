@@ -90,6 +90,21 @@ final class FleetSimulationTests: XCTestCase {
         XCTAssertEqual(fleet.fleet.sessionsOpenMax, 4)
     }
 
+    func testRefusalsReachTheirSessionsAndAreCountedOnBothSides() throws {
+        // Admission at 150 ms to the first token on the slow backend (50 ms a token): with
+        // four sessions typing at once some requests are refused, and retried or carried.
+        var backend = Self.slow
+        backend.admission = .init(firstTokenTarget: .milliseconds(150))
+        let plans = (0..<4).map { FleetSessionPlan(user: $0, session: 0, start: SimTime(milliseconds: 10 * Double($0))) }
+        let fleet = try Self.runFleet(plans, backend: backend)
+        let meter = fleet.fleet.backend.meter(at: fleet.fleet.backend.clock)
+        let rows = fleet.sessions.flatMap(\.sink.requests)
+        XCTAssertGreaterThan(meter.rejected(.admission), 0)
+        XCTAssertEqual(rows.map(\.rejections).reduce(0, +), meter.rejected(.admission), "every refusal is on its request's row")
+        XCTAssertTrue(rows.contains { $0.rejection == .admission })
+        XCTAssertEqual(meter.arrivals, meter.admitted + meter.rejected.reduce(0, +))
+    }
+
     func testAddingAUserNeverMovesAnotherUsersDraws() throws {
         // Keys' latencies come from each session's own streams, whatever the backend does.
         var config = KeyboardConfig.exact
