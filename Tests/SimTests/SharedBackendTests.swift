@@ -57,6 +57,23 @@ final class SharedBackendTests: XCTestCase {
         XCTAssertEqual(meter.outputTokens, 6)
     }
 
+    func testThePresetsMatchTheirSources() {
+        // Self-hosted: 75 tokens/s alone (13.3 ms), 6.6× the throughput at a batch of 8.
+        let small = SharedBackendConfig.preset(.selfHostedSmall)
+        XCTAssertEqual(small.iteration.nanos(batch: 1, prefillTokens: 0), 13_300_000)
+        let gain = 8 * Double(small.iteration.nanos(batch: 1, prefillTokens: 0)) / Double(small.iteration.nanos(batch: 8, prefillTokens: 0))
+        XCTAssertEqual(gain, 6.6, accuracy: 0.05)
+        XCTAssertEqual(small.admission?.firstTokenTarget, .milliseconds(450))
+        XCTAssertEqual(SharedBackendConfig().iteration, small.iteration, "the defaults are the self-hosted preset's")
+        // Hosted: a full batch decodes at the nano class's speed; prefill a hundredth of it.
+        let hosted = SharedBackendConfig.preset(.hostedAPI)
+        let nano = CloudModel.preset(.nanoClass)
+        let full = hosted.iteration.nanos(batch: hosted.maxBatch, prefillTokens: 0)
+        XCTAssertEqual(full, nano.decodeNanosPerToken)
+        XCTAssertEqual(hosted.iteration.perPrefillTokenNanos, nano.prefillNanosPerToken)
+        XCTAssertEqual(hosted.pricing, .preset(.nanoClass))
+    }
+
     /// One replica serving one request at a time, 10 ms an iteration, admission at 35 ms.
     static let admissionConfig = SharedBackendConfig(replicas: 1, maxBatch: 1,
                                                      iteration: .init(baseNanos: 10_000_000, perRequestNanos: 0, perPrefillTokenNanos: 0),

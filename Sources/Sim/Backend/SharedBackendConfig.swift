@@ -20,8 +20,10 @@ public struct SharedBackendConfig: Sendable, Equatable {
     /// What tokens cost.
     public var pricing: PriceTable
 
-    /// Creates a configuration.
-    public init(replicas: Int, maxBatch: Int, iteration: IterationCost, queueLimit: Int, admission: AdmissionControl? = nil,
+    /// Creates a configuration; every default is the `selfHostedSmall` preset's but
+    /// admission control, which is off unless given.
+    public init(replicas: Int = 1, maxBatch: Int = 8, iteration: IterationCost = .selfHostedSmall, queueLimit: Int = 64,
+                admission: AdmissionControl? = nil,
                 limits: CloudLimits = CloudLimits(), promptCache: PromptCacheConfig = PromptCacheConfig(ttl: .seconds(300), minTokens: 1_024),
                 pricing: PriceTable = .preset(.nanoClass)) {
         self.replicas = replicas
@@ -52,6 +54,10 @@ public struct SharedBackendConfig: Sendable, Equatable {
             self.perRequestNanos = perRequestNanos
             self.perPrefillTokenNanos = perPrefillTokenNanos
         }
+
+        /// The `selfHostedSmall` preset's iteration: 12.9 ms + 0.4 ms a request + 0.1 ms a
+        /// prompt token.
+        public static let selfHostedSmall = IterationCost(baseNanos: 12_900_000, perRequestNanos: 400_000, perPrefillTokenNanos: 100_000)
 
         /// An iteration of `batch` requests prefilling `prefillTokens` tokens.
         public func nanos(batch: Int, prefillTokens: Int) -> Int64 {
@@ -92,19 +98,17 @@ public struct SharedBackendConfig: Sendable, Equatable {
     ///   16.1 ms at 8) + 0.1 ms a prefilled token (16 GFLOP a token at half of the A100's
     ///   312 TFLOPS); a queue of 64; admission at MLPerf Inference's interactive limit of
     ///   450 ms to the first token.
-    /// - `hostedAPI`: 16 replicas of batches of 64 whose full iteration decodes at the
-    ///   nano class's 181 tokens/s (5.5 ms: 3.9 ms + 0.025 ms a request), prefill at a
-    ///   hundredth of decode a token (55 µs, LLMPerf's rule of thumb), a queue of 1,024,
-    ///   admission at 450 ms; nano-class prices.
+    /// - `hostedAPI`: 16 replicas of batches of 64 whose full iteration is the nano class's
+    ///   decode time per token (181 tokens/s: 5.524862 ms = 3.924862 ms + 0.025 ms a
+    ///   request), its prefill per token (a hundredth of decode, LLMPerf's rule of thumb:
+    ///   55.248 µs), a queue of 1,024, admission at 450 ms; nano-class prices.
     public static func preset(_ preset: Preset) -> SharedBackendConfig {
         switch preset {
         case .selfHostedSmall:
-            SharedBackendConfig(replicas: 1, maxBatch: 8,
-                                iteration: IterationCost(baseNanos: 12_900_000, perRequestNanos: 400_000, perPrefillTokenNanos: 100_000),
-                                queueLimit: 64, admission: AdmissionControl(firstTokenTarget: .milliseconds(450)))
+            SharedBackendConfig(admission: AdmissionControl(firstTokenTarget: .milliseconds(450)))
         case .hostedAPI:
             SharedBackendConfig(replicas: 16, maxBatch: 64,
-                                iteration: IterationCost(baseNanos: 3_925_000, perRequestNanos: 25_000, perPrefillTokenNanos: 55_000),
+                                iteration: IterationCost(baseNanos: 3_924_862, perRequestNanos: 25_000, perPrefillTokenNanos: 55_248),
                                 queueLimit: 1_024, admission: AdmissionControl(firstTokenTarget: .milliseconds(450)))
         }
     }
