@@ -179,4 +179,9 @@ public enum RejectionReason: String, Sendable, Equatable, CaseIterable {
     case overloaded
     /// Larger than a token bucket can ever hold (429, not retried).
     case tooLarge = "too-large"
+    /// A shared backend's queue is full (503).
+    case queueFull = "queue-full"
+    /// A shared backend's admission control predicted a first token later than its target
+    /// (503 or 429, as configured).
+    case admission
 }

@@ -59,7 +59,7 @@ public struct PrivateBackend: CloudBackend {
         return nil
     }
 
-    private static func rejection(_ refusal: (requests: Bool, wait: SimDuration?), requests: RejectionReason,
+    static func rejection(_ refusal: (requests: Bool, wait: SimDuration?), requests: RejectionReason,
                                   tokens: RejectionReason) -> BackendRejection {
         guard let wait = refusal.wait else { return BackendRejection(reason: .tooLarge, status: 429, retryAfter: nil) }
         // `Retry-After` is whole seconds (RFC 9110), rounded up so that a retry then passes.

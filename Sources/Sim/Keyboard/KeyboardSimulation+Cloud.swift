@@ -25,9 +25,11 @@ extension KeyboardSimulation {
     }
 
     /// Runs `body` on the backend this session's requests go to, in place: how whatever runs
-    /// a shared backend reaches its per-session port (to take the attempts handed to it).
+    /// a shared backend reaches its per-session port (to take the attempts handed to it, or
+    /// to hand it replies); then arms the wake-up the backend asks for.
     public mutating func withBackend<Result>(_ body: (inout any CloudBackend) -> Result) -> Result {
-        body(&io.backend)
+        defer { armBackendWake() }
+        return body(&io.backend)
     }
 
     /// The backend inside this simulation asked to act now: its replies go to the client.

@@ -81,23 +81,7 @@ public struct KeyboardSimulation {
         start(into: &sink)
         while let step = io.engine.next(or: reservation) {
             guard case .event(let event) = step else {
-                let traceEvent = upcoming
-                // Switched on rather than bound: an optional trace event costs a run-time
-                // type look-up to destroy.
-                switch try source.next() {
-                case .some(let following):
-                    precondition(following.time >= traceEvent.time, "trace sources deliver events in time order")
-                    upcoming = following
-                    reservation = io.engine.reserve(at: following.time)
-                case .none:
-                    reservation = nil
-                }
-                try handle(traceEvent, into: &sink)
-                try checkQueues()
-                if reservation == nil { traceEnded(into: &sink) }
-                #if KEYSIM_INTERNAL_CHECKS
-                checkInvariants()
-                #endif
+                try handleReserved(&source, upcoming: &upcoming, reservation: &reservation, into: &sink)
                 continue
             }
             handle(event, into: &sink)
@@ -109,7 +93,33 @@ public struct KeyboardSimulation {
         return finish(into: &sink)
     }
 
-    // MARK: - Steps (the run loop and `KeyboardHarness` drive these)
+    // MARK: - Steps (the run loop, `SessionRunner` and `KeyboardHarness` drive these)
+
+    /// The trace's reserved event is due: reads the one after it (reserving its place),
+    /// then handles it; at the trace's end, closes what the end closes.
+    @inline(__always)
+    mutating func handleReserved<Source: TraceEventSource, Sink: ObservationSink>(
+        _ source: inout Source, upcoming: inout TraceEvent, reservation: inout Engine<KeyboardEvent>.Reservation?,
+        into sink: inout Sink
+    ) throws {
+        let traceEvent = upcoming
+        // Switched on rather than bound: an optional trace event costs a run-time type
+        // look-up to destroy.
+        switch try source.next() {
+        case .some(let following):
+            precondition(following.time >= traceEvent.time, "trace sources deliver events in time order")
+            upcoming = following
+            reservation = io.engine.reserve(at: following.time)
+        case .none:
+            reservation = nil
+        }
+        try handle(traceEvent, into: &sink)
+        try checkQueues()
+        if reservation == nil { traceEnded(into: &sink) }
+        #if KEYSIM_INTERNAL_CHECKS
+        checkInvariants()
+        #endif
+    }
 
     /// The extension starts.
     mutating func start<Sink: ObservationSink>(into sink: inout Sink) {
