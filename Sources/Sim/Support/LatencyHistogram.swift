@@ -59,6 +59,45 @@ public struct LatencyHistogram: Sendable, Equatable {
         return (mantissa << shift, (mantissa + 1) << shift)
     }
 
+    /// Adds one value (nanoseconds; a negative one counts as 0).
+    /// - Complexity: O(log b) to find its bucket among the b non-empty ones, O(b) when the
+    ///   bucket is new.
+    public mutating func add(_ value: Int64) {
+        let index = Self.bucket(of: value)
+        var low = 0
+        var high = buckets.count
+        while low < high {
+            let mid = (low + high) / 2
+            if buckets[mid].index < index { low = mid + 1 } else { high = mid }
+        }
+        if low < buckets.count && buckets[low].index == index {
+            buckets[low].count += 1
+        } else {
+            buckets.insert((index, 1), at: low)
+        }
+        count += 1
+    }
+
+    /// Adds every value of `other`: the histogram of both histograms' values, exactly.
+    public mutating func merge(_ other: LatencyHistogram) {
+        guard other.count > 0 else { return }
+        var merged: [(index: Int, count: Int)] = []
+        merged.reserveCapacity(buckets.count + other.buckets.count)
+        var i = 0
+        var j = 0
+        while i < buckets.count || j < other.buckets.count {
+            if j == other.buckets.count || (i < buckets.count && buckets[i].index < other.buckets[j].index) {
+                merged.append(buckets[i]); i += 1
+            } else if i == buckets.count || other.buckets[j].index < buckets[i].index {
+                merged.append(other.buckets[j]); j += 1
+            } else {
+                merged.append((buckets[i].index, buckets[i].count + other.buckets[j].count)); i += 1; j += 1
+            }
+        }
+        buckets = merged
+        count += other.count
+    }
+
     /// The nearest-rank p-th percentile (0…100), as the midpoint of its bucket, in
     /// nanoseconds; 0 for an empty histogram.
     public func percentile(_ p: Double) -> Double {
