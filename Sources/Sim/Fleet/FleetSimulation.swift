@@ -27,9 +27,17 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
     /// The most sessions open at once.
     public private(set) var sessionsOpenMax = 0
 
-    /// The open sessions, in slots that closed sessions leave free for the next ones, so
-    /// that memory follows the sessions open at once; `nil` in a free slot.
-    private var sessions: [ActiveSession?] = []
+    /// The open sessions' runners, in slots that closed sessions leave free for the next
+    /// ones, so that memory follows the sessions open at once; `nil` in a free slot. A
+    /// session's step state is kept beside it in arrays of plain values (`scheduled`,
+    /// `filed`), so that choosing a step never touches (nor copies) a runner.
+    private var runners: [SessionRunner<Source, Sink>?] = []
+    /// Each slot's session's next event in fleet time, once filed.
+    private var scheduled: [SimTime?] = []
+    /// The times of each slot's session's entries in `upcoming`, stale ones included (a reply
+    /// that moves the next event earlier leaves the later entry behind): one or two,
+    /// searched linearly.
+    private var filed: [[SimTime]] = []
     private var freeSlots: [Int] = []
     private var openCount = 0
     /// Each session's slot by rank while it is open, −1 otherwise.
@@ -43,15 +51,6 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
     private var nextStart = 0
     private let open: (FleetSessionPlan, Int) throws -> SessionRunner<Source, Sink>
     private let close: (FleetSessionPlan, ReplicationSummary, Sink) throws -> Void
-
-    private struct ActiveSession {
-        var runner: SessionRunner<Source, Sink>
-        var scheduled: SimTime?
-        /// The times of its entries in `upcoming`, stale ones included (a reply that moves
-        /// the next event earlier leaves the later entry behind): one or two, searched
-        /// linearly.
-        var filed: [SimTime] = []
-    }
 
     /// Creates a fleet over `plans` (sorted by start; equal starts keep their order). `open`
     /// makes a session's runner, its simulation built with a `SessionPort` backend (as
@@ -100,7 +99,7 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
             let rank = Int(UInt64(truncatingIfNeeded: key))
             let time = SimTime(nanoseconds: Int64(key >> 64))
             let slot = Int(slotOfRank[rank])
-            if slot >= 0 && sessions[slot]!.scheduled == time { best = (time, rank, .session(rank, time)); break }
+            if slot >= 0 && scheduled[slot] == time { best = (time, rank, .session(rank, time)); break }
             unfile(rank, time)
         }
         if nextStart < plans.count {
@@ -117,7 +116,7 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
         _ = upcoming.removeMin()
         let slot = Int(slotOfRank[rank])
         guard slot >= 0 else { return }
-        if let index = sessions[slot]!.filed.firstIndex(of: time) { sessions[slot]!.filed.remove(at: index) }
+        if let index = filed[slot].firstIndex(of: time) { filed[slot].remove(at: index) }
     }
 
     private mutating func start(_ rank: Int) throws {
@@ -126,14 +125,16 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
         let key = FleetSessionKey(user: plan.user, session: plan.session)
         precondition(rankOfSession[key] == nil, "user \(plan.user)'s session \(plan.session) is planned once")
         rankOfSession[key] = rank
-        let session = ActiveSession(runner: try open(plan, rank), scheduled: nil)
+        let runner = try open(plan, rank)
         let slot: Int
         if let free = freeSlots.popLast() {
             slot = free
-            sessions[slot] = session
+            runners[slot] = runner
         } else {
-            slot = sessions.count
-            sessions.append(session)
+            slot = runners.count
+            runners.append(runner)
+            scheduled.append(nil)
+            filed.append([])
         }
         slotOfRank[rank] = Int32(slot)
         openCount += 1
@@ -141,24 +142,30 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
         try settle(rank)
     }
 
+    /// Runs `body` on the runner in `slot`, in place.
+    private mutating func withRunner<Result>(_ slot: Int, _ body: (inout SessionRunner<Source, Sink>) throws -> Result) rethrows -> Result {
+        try body(&runners[slot]!)
+    }
+
     private mutating func stepSession(_ rank: Int, at time: SimTime) throws {
         let slot = Int(slotOfRank[rank])
-        sessions[slot]!.scheduled = nil
-        try sessions[slot]!.runner.step()
+        scheduled[slot] = nil
         // A port with nothing sent and no reply waiting has nothing to hand over, and its
-        // session's backend wake-up is already disarmed: skip the round trip through it.
-        if !sessions[slot]!.runner.simulation.io.backend.isIdle {
-            let start = plans[rank].start
-            let messages = sessions[slot]!.runner.simulation.withBackend { port -> [SessionPort.Message] in
+        // session's backend wake-up is already disarmed: the round trip through it is skipped.
+        let messages = try withRunner(slot) { runner -> [SessionPort.Message] in
+            try runner.step()
+            guard !runner.simulation.io.backend.isIdle else { return [] }
+            return runner.simulation.withBackend { port -> [SessionPort.Message] in
                 var session = port as! SessionPort
                 defer { port = session }
                 return session.takeOutbox()
             }
-            for message in messages {
-                switch message {
-                case .submit(let request, let arrival): _ = backend.submit(request, arrivingAt: arrival + (start - SimTime.zero))
-                case .abandon(let attempt, _): backend.abandon(attempt, at: time)
-                }
+        }
+        let start = plans[rank].start
+        for message in messages {
+            switch message {
+            case .submit(let request, let arrival): _ = backend.submit(request, arrivingAt: arrival + (start - SimTime.zero))
+            case .abandon(let attempt, _): backend.abandon(attempt, at: time)
             }
         }
         try settle(rank)
@@ -167,8 +174,11 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
     /// Files the session's next event, or closes it when it is done.
     private mutating func settle(_ rank: Int) throws {
         let slot = Int(slotOfRank[rank])
-        if sessions[slot]!.runner.isDone {
-            var finished = sessions[slot].take()!.runner
+        let next = withRunner(slot) { runner -> SimTime?? in runner.isDone ? nil : .some(runner.nextEventTime) }
+        guard let next else {
+            var finished = runners[slot].take()!
+            scheduled[slot] = nil
+            filed[slot].removeAll(keepingCapacity: true)
             freeSlots.append(slot)
             slotOfRank[rank] = -1
             openCount -= 1
@@ -177,12 +187,12 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
             try close(plans[rank], summary, finished.sink)
             return
         }
-        guard let local = sessions[slot]!.runner.nextEventTime else { return }  // waiting for the backend
+        guard let local = next else { return }  // waiting for the backend
         let time = local + (plans[rank].start - SimTime.zero)
-        if let scheduled = sessions[slot]!.scheduled, scheduled <= time { return }
-        sessions[slot]!.scheduled = time
-        if !sessions[slot]!.filed.contains(time) {
-            sessions[slot]!.filed.append(time)
+        if let current = scheduled[slot], current <= time { return }
+        scheduled[slot] = time
+        if !filed[slot].contains(time) {
+            filed[slot].append(time)
             upcoming.insert(rank, key: UInt128(UInt64(time.nanoseconds)) << 64 | UInt128(rank))
         }
     }
@@ -191,11 +201,13 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
         for reply in backend.wake(at: time) {
             let key = FleetSessionKey(user: reply.id.user, session: reply.id.session)
             guard let rank = rankOfSession[key] else { orphanReplies += 1; continue }
-            let local = time - plans[rank].start
-            sessions[Int(slotOfRank[rank])]!.runner.simulation.withBackend { port in
-                var session = port as! SessionPort
-                session.post(reply, at: SimTime(nanoseconds: local.nanoseconds))
-                port = session
+            let local = SimTime(nanoseconds: (time - plans[rank].start).nanoseconds)
+            withRunner(Int(slotOfRank[rank])) { runner in
+                runner.simulation.withBackend { port in
+                    var session = port as! SessionPort
+                    session.post(reply, at: local)
+                    port = session
+                }
             }
             try settle(rank)
         }
