@@ -40,6 +40,18 @@ func median(_ values: [Double]) -> Double {
 /// Benchmarks named on the command line, or all of them.
 let selected = Set(CommandLine.arguments.dropFirst())
 
+// The child that `fleet_day_10k_rss_mb` measures runs the day's fleet alone and exits.
+if CommandLine.arguments.dropFirst().first == "--fleet-day-child" {
+    runFleetDay()
+    exit(0)
+}
+// `--fleet-profile USERS [hosted]`: the busy hour's fleet once, with USERS users, for a
+// profiler (valgrind --tool=callgrind); `hosted` puts it on the hosted API preset.
+if CommandLine.arguments.dropFirst().first == "--fleet-profile" {
+    runFleetProfile(users: Int(CommandLine.arguments[2])!, hosted: CommandLine.arguments.dropFirst(3).first == "hosted")
+    exit(0)
+}
+
 /// Runs a benchmark unless others were selected, and prints its line.
 func report(_ name: String, _ value: @autoclosure () throws -> Double, _ unit: String) rethrows {
     guard selected.isEmpty || selected.contains(name) else { return }
@@ -300,6 +312,7 @@ do {
 }
 report("report_rows_per_s", reportRowsPerSecond(), "rows/s")
 runBenchmarks()
+runFleetBenchmarks()
 if selected.isEmpty || selected.contains("jobs2_speedup") {
     print("bench jobs2_speedup \(TextTable.fixed(jobs2Speedup(), 2)) x")
 }

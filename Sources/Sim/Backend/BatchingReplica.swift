@@ -22,6 +22,9 @@ struct BatchingReplica: Sendable {
     }
 
     private(set) var members: [Member] = []
+    /// The members' `remainingTokens`, ascending: their finishes in order, kept as the batch
+    /// changes so that admission control and the next finish need no sort.
+    private(set) var sortedRemaining: [Int] = []
     private(set) var segmentStart = SimTime.zero
     private(set) var firstIterationNanos: Int64 = 0
     private(set) var steadyIterationNanos: Int64 = 0
@@ -55,10 +58,10 @@ struct BatchingReplica: Sendable {
 
     /// When the next member leaves, if the batch does not change before: the boundary of the
     /// fewest remaining tokens.
-    var nextFinish: SimTime? { members.lazy.map(\.remainingTokens).min().map(boundary) }
+    var nextFinish: SimTime? { sortedRemaining.first.map(boundary) }
 
-    /// Each member's predicted finish, in member order, if the batch does not change.
-    var predictedFinishes: [SimTime] { members.map { boundary($0.remainingTokens) } }
+    /// The `k`-th (from 0) member's finish in finishing order, if the batch does not change.
+    func predictedFinish(_ k: Int) -> SimTime { boundary(sortedRemaining[k]) }
 
     /// Moves the segment to `now`, a boundary: every member has `k` tokens more (the
     /// boundaries passed), a member that joined the segment has its first token at boundary
@@ -68,16 +71,23 @@ struct BatchingReplica: Sendable {
         precondition(isAtBoundary(now), "a batch changes only at an iteration's boundary")
         let passed = Int(1 + (now - boundary(1)).nanoseconds / steadyIterationNanos)
         let firstTokenTime = boundary(1)
+        precondition(sortedRemaining[0] >= passed, "a member leaves at the boundary of its last token, never later")
+        // The members left in place, in their order; those whose last token is out leave.
         var finished: [Member] = []
-        var kept: [Member] = []
-        kept.reserveCapacity(members.count)
-        for var member in members {
-            precondition(member.remainingTokens >= passed, "a member leaves at the boundary of its last token, never later")
-            member.remainingTokens -= passed
-            if member.firstToken == nil { member.firstToken = firstTokenTime }
-            if member.remainingTokens == 0 { finished.append(member) } else { kept.append(member) }
+        var kept = 0
+        for index in members.indices {
+            members[index].remainingTokens -= passed
+            if members[index].firstToken == nil { members[index].firstToken = firstTokenTime }
+            if members[index].remainingTokens == 0 {
+                finished.append(members[index])
+            } else {
+                if kept != index { members.swapAt(kept, index) }
+                kept += 1
+            }
         }
-        members = kept
+        members.removeLast(members.count - kept)
+        sortedRemaining.removeFirst(finished.count)
+        for index in sortedRemaining.indices { sortedRemaining[index] -= passed }
         segmentStart = now
         firstIterationNanos = steadyIterationNanos
         return finished
@@ -86,7 +96,11 @@ struct BatchingReplica: Sendable {
     /// A request joins the batch at `now`, the boundary the replica was advanced to.
     mutating func join(_ job: SharedBackendJob, at now: SimTime) {
         precondition(segmentStart == now, "a request joins at the boundary the replica is at")
-        members.append(Member(job: job, remainingTokens: max(1, job.request.outputTokens), started: now, firstToken: nil))
+        let remaining = max(1, job.request.outputTokens)
+        members.append(Member(job: job, remainingTokens: remaining, started: now, firstToken: nil))
+        var place = sortedRemaining.count
+        while place > 0 && sortedRemaining[place - 1] > remaining { place -= 1 }
+        sortedRemaining.insert(remaining, at: place)
         joiningPrefillTokens += job.prefillTokens
         joining = true
     }
@@ -108,5 +122,6 @@ struct BatchingReplica: Sendable {
             precondition(steadyIterationNanos >= 1 && firstIterationNanos >= steadyIterationNanos, "iterations take time")
             precondition(members.allSatisfy { $0.remainingTokens >= 1 }, "a member with no token left has left")
         }
+        precondition(sortedRemaining == members.map(\.remainingTokens).sorted(), "the sorted finishes are the members'")
     }
 }

@@ -28,9 +28,11 @@ public struct SharedBackend: CloudBackend {
     var promptLastUsed: SimTime?
     private var submissions = 0
     /// The latest time the backend acted at.
-    private(set) var clock = SimTime.zero
+    public private(set) var clock = SimTime.zero
     /// What it did so far: counts and time integrals (`meter(at:)` reads it at any later time).
     private(set) var meterSoFar = SharedBackendMeter()
+    /// `nextWake`, kept up to date by every change (a fleet reads it at every step).
+    private var wakeAt: SimTime?
 
     /// Creates an idle backend.
     public init(config: SharedBackendConfig) {
@@ -45,10 +47,17 @@ public struct SharedBackend: CloudBackend {
         let job = SharedBackendJob(request: request, arrival: arrival, sequence: submissions)
         arriving.insert(job, key: UInt128(UInt64(arrival.nanoseconds)) << 64 | UInt128(submissions))
         submissions += 1
+        wakeAt = min(wakeAt ?? arrival, arrival)
         return .later
     }
 
-    public var nextWake: SimTime? {
+    /// The earliest of the next arrival and, per busy replica, its next boundary when the
+    /// queue waits and the batch has room, else its next finish.
+    /// - Complexity: O(1): kept by `submit`, `wake` and `abandon`, each already O(R) or less.
+    public var nextWake: SimTime? { wakeAt }
+
+    /// `nextWake` worked out afresh, O(R).
+    func earliestWake() -> SimTime? {
         var wake = arriving.isEmpty ? nil : SimTime(nanoseconds: Int64(arriving.minKeyOrMax >> 64))
         for replica in replicas where !replica.isIdle {
             let hasRoom = replica.members.count < config.maxBatch
@@ -96,6 +105,7 @@ public struct SharedBackend: CloudBackend {
             replies.append(BackendReply(id: job.request.id, message: .started(job.bill)))
         }
         for index in atBoundary { replicas[index].beginSegment(cost: config.iteration) }
+        wakeAt = earliestWake()
         #if KEYSIM_INTERNAL_CHECKS
         checkInvariants()
         #endif
@@ -150,6 +160,7 @@ public struct SharedBackend: CloudBackend {
             self.arriving.forEachUnordered { _, job in arriving = arriving || job.request.id == attempt }
             if arriving { abandonedEarly.insert(attempt) }
         }
+        wakeAt = earliestWake()
     }
 
     public var isIdle: Bool { arriving.isEmpty && queue.isEmpty && replicas.allSatisfy(\.isIdle) }

@@ -27,7 +27,22 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
     /// The most sessions open at once.
     public private(set) var sessionsOpenMax = 0
 
-    private var active: [Int: ActiveSession] = [:]
+    /// The open sessions' runners, in slots that closed sessions leave free for the next
+    /// ones, so that memory follows the sessions open at once; `nil` in a free slot. A
+    /// session's step state is kept beside it in arrays of plain values (`scheduled`,
+    /// `filed`), so that choosing a step never touches (nor copies) a runner.
+    private var runners: [SessionRunner<Source, Sink>?] = []
+    /// Each slot's session's next event in fleet time, once filed.
+    private var scheduled: [SimTime?] = []
+    /// The times of each slot's session's entries in `upcoming`, stale ones included (a reply
+    /// that moves the next event earlier leaves the later entry behind): one or two,
+    /// searched linearly.
+    private var filed: [[SimTime]] = []
+    private var freeSlots: [Int] = []
+    private var openCount = 0
+    /// Each session's slot by rank while it is open, −1 otherwise.
+    private var slotOfRank: [Int32]
+    /// The open sessions' ranks by (user, session), for the backend's replies.
     private var rankOfSession: [FleetSessionKey: Int] = [:]
     /// Sessions' next events, keyed by (fleet time, rank); an entry whose time is not the
     /// session's `scheduled` is stale and skipped. A key is never in it twice (the heap's
@@ -37,14 +52,6 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
     private let open: (FleetSessionPlan, Int) throws -> SessionRunner<Source, Sink>
     private let close: (FleetSessionPlan, ReplicationSummary, Sink) throws -> Void
 
-    private struct ActiveSession {
-        var runner: SessionRunner<Source, Sink>
-        var scheduled: SimTime?
-        /// The times of its entries in `upcoming`, stale ones included (a reply that moves
-        /// the next event earlier leaves the later entry behind).
-        var filed: [SimTime] = []
-    }
-
     /// Creates a fleet over `plans` (sorted by start; equal starts keep their order). `open`
     /// makes a session's runner, its simulation built with a `SessionPort` backend (as
     /// `makeSimulation` does); `close` receives a finished session's totals and sink.
@@ -52,8 +59,10 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
                 open: @escaping (FleetSessionPlan, Int) throws -> SessionRunner<Source, Sink>,
                 close: @escaping (FleetSessionPlan, ReplicationSummary, Sink) throws -> Void) {
         precondition(zip(plans, plans.dropFirst()).allSatisfy { $0.start <= $1.start }, "plans come in start order")
+        precondition(plans.count < Int(Int32.max), "a fleet's ranks fit 32 bits")
         self.backend = backend
         self.plans = plans
+        slotOfRank = Array(repeating: -1, count: plans.count)
         self.open = open
         self.close = close
     }
@@ -77,7 +86,7 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
             case .backend(let time): try wakeBackend(at: time)
             }
         }
-        precondition(active.isEmpty && backend.isIdle, "every session closed and the backend idle at the end")
+        precondition(openCount == 0 && backend.isIdle, "every session closed and the backend idle at the end")
     }
 
     private enum Step { case start(Int), session(Int, SimTime), backend(SimTime) }
@@ -89,7 +98,8 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
         while let key = upcoming.minKey {
             let rank = Int(UInt64(truncatingIfNeeded: key))
             let time = SimTime(nanoseconds: Int64(key >> 64))
-            if active[rank]?.scheduled == time { best = (time, rank, .session(rank, time)); break }
+            let slot = Int(slotOfRank[rank])
+            if slot >= 0 && scheduled[slot] == time { best = (time, rank, .session(rank, time)); break }
             unfile(rank, time)
         }
         if nextStart < plans.count {
@@ -104,7 +114,9 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
     /// Pops the earliest entry of `upcoming`, (`time`, `rank`).
     private mutating func unfile(_ rank: Int, _ time: SimTime) {
         _ = upcoming.removeMin()
-        if let index = active[rank]?.filed.firstIndex(of: time) { active[rank]!.filed.remove(at: index) }
+        let slot = Int(slotOfRank[rank])
+        guard slot >= 0 else { return }
+        if let index = filed[slot].firstIndex(of: time) { filed[slot].remove(at: index) }
     }
 
     private mutating func start(_ rank: Int) throws {
@@ -113,20 +125,43 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
         let key = FleetSessionKey(user: plan.user, session: plan.session)
         precondition(rankOfSession[key] == nil, "user \(plan.user)'s session \(plan.session) is planned once")
         rankOfSession[key] = rank
-        active[rank] = ActiveSession(runner: try open(plan, rank), scheduled: nil)
-        sessionsOpenMax = max(sessionsOpenMax, active.count)
+        let runner = try open(plan, rank)
+        let slot: Int
+        if let free = freeSlots.popLast() {
+            slot = free
+            runners[slot] = runner
+        } else {
+            slot = runners.count
+            runners.append(runner)
+            scheduled.append(nil)
+            filed.append([])
+        }
+        slotOfRank[rank] = Int32(slot)
+        openCount += 1
+        sessionsOpenMax = max(sessionsOpenMax, openCount)
         try settle(rank)
     }
 
+    /// Runs `body` on the runner in `slot`, in place.
+    private mutating func withRunner<Result>(_ slot: Int, _ body: (inout SessionRunner<Source, Sink>) throws -> Result) rethrows -> Result {
+        try body(&runners[slot]!)
+    }
+
     private mutating func stepSession(_ rank: Int, at time: SimTime) throws {
-        let start = plans[rank].start
-        active[rank]!.scheduled = nil
-        try active[rank]!.runner.step()
-        let messages = active[rank]!.runner.simulation.withBackend { port -> [SessionPort.Message] in
-            var session = port as! SessionPort
-            defer { port = session }
-            return session.takeOutbox()
+        let slot = Int(slotOfRank[rank])
+        scheduled[slot] = nil
+        // A port with nothing sent and no reply waiting has nothing to hand over, and its
+        // session's backend wake-up is already disarmed: the round trip through it is skipped.
+        let messages = try withRunner(slot) { runner -> [SessionPort.Message] in
+            try runner.step()
+            guard !runner.simulation.io.backend.isIdle else { return [] }
+            return runner.simulation.withBackend { port -> [SessionPort.Message] in
+                var session = port as! SessionPort
+                defer { port = session }
+                return session.takeOutbox()
+            }
         }
+        let start = plans[rank].start
         for message in messages {
             switch message {
             case .submit(let request, let arrival): _ = backend.submit(request, arrivingAt: arrival + (start - SimTime.zero))
@@ -138,21 +173,26 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
 
     /// Files the session's next event, or closes it when it is done.
     private mutating func settle(_ rank: Int) throws {
-        let start = plans[rank].start
-        let runner = active[rank]!.runner
-        if runner.isDone {
-            var finished = active.removeValue(forKey: rank)!.runner
+        let slot = Int(slotOfRank[rank])
+        let next = withRunner(slot) { runner -> SimTime?? in runner.isDone ? nil : .some(runner.nextEventTime) }
+        guard let next else {
+            var finished = runners[slot].take()!
+            scheduled[slot] = nil
+            filed[slot].removeAll(keepingCapacity: true)
+            freeSlots.append(slot)
+            slotOfRank[rank] = -1
+            openCount -= 1
             let summary = finished.finish()
             rankOfSession[FleetSessionKey(user: plans[rank].user, session: plans[rank].session)] = nil
             try close(plans[rank], summary, finished.sink)
             return
         }
-        guard let local = runner.nextEventTime else { return }  // waiting for the backend
-        let time = local + (start - SimTime.zero)
-        if let scheduled = active[rank]!.scheduled, scheduled <= time { return }
-        active[rank]!.scheduled = time
-        if !active[rank]!.filed.contains(time) {
-            active[rank]!.filed.append(time)
+        guard let local = next else { return }  // waiting for the backend
+        let time = local + (plans[rank].start - SimTime.zero)
+        if let current = scheduled[slot], current <= time { return }
+        scheduled[slot] = time
+        if !filed[slot].contains(time) {
+            filed[slot].append(time)
             upcoming.insert(rank, key: UInt128(UInt64(time.nanoseconds)) << 64 | UInt128(rank))
         }
     }
@@ -161,11 +201,13 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
         for reply in backend.wake(at: time) {
             let key = FleetSessionKey(user: reply.id.user, session: reply.id.session)
             guard let rank = rankOfSession[key] else { orphanReplies += 1; continue }
-            let local = time - plans[rank].start
-            active[rank]!.runner.simulation.withBackend { port in
-                var session = port as! SessionPort
-                session.post(reply, at: SimTime(nanoseconds: local.nanoseconds))
-                port = session
+            let local = SimTime(nanoseconds: (time - plans[rank].start).nanoseconds)
+            withRunner(Int(slotOfRank[rank])) { runner in
+                runner.simulation.withBackend { port in
+                    var session = port as! SessionPort
+                    session.post(reply, at: local)
+                    port = session
+                }
             }
             try settle(rank)
         }

@@ -1,0 +1,115 @@
+import XCTest
+@testable import Scenarios
+@testable import Sim
+
+/// Pins a mid-size fleet's every outcome, so that work on the speed of the shared backend and
+/// of the fleet's stepping can prove it moved no result: 200 sessions of synthesised chat
+/// typing against a backend near saturation, with admission control, a short queue, per-user
+/// limits, retries, and timeouts that abandon attempts still queued. Every request's row
+/// (its times, outcome, attempts, refusals, waits and bill), every underline's times, every
+/// session's totals and the backend's meter are folded into one digest; the meter's figures
+/// are asserted one by one too, so that a moved figure says where.
+final class FleetPinningTests: XCTestCase {
+    static let messages = [
+        "are you still coming tonight? ",
+        "lets meet at seven ",
+        "ok see you there ",
+        "bring the charger please ",
+    ]
+
+    /// 64-bit FNV-1a: a digest that is the same on every machine and every run.
+    struct Digest {
+        var value: UInt64 = 0xcbf2_9ce4_8422_2325
+        mutating func add(_ text: String) {
+            for byte in text.utf8 {
+                value ^= UInt64(byte)
+                value = value &* 0x0000_0100_0000_01b3
+            }
+            value ^= 0x0a
+            value = value &* 0x0000_0100_0000_01b3
+        }
+        mutating func add(_ number: Int64) { add(String(number)) }
+        mutating func add(_ time: SimTime?) { add(time.map { String($0.nanoseconds) } ?? "-") }
+        mutating func add(_ duration: SimDuration) { add(duration.nanoseconds) }
+    }
+
+    /// The backend: one replica of batches of 4, a queue of 6, admission at 1.5 s to the
+    /// first token, 12 requests a minute per user (a burst of 2).
+    static var backend: SharedBackendConfig {
+        var limits = CloudLimits()
+        limits.perUser = RateLimit(requestsPerMinute: 30, requestBurst: 3)
+        return SharedBackendConfig(replicas: 1, maxBatch: 4,
+                                   iteration: .init(baseNanos: 30_000_000, perRequestNanos: 2_000_000, perPrefillTokenNanos: 50_000),
+                                   queueLimit: 6, admission: .init(firstTokenTarget: .milliseconds(700), retryAfter: .milliseconds(700)),
+                                   limits: limits)
+    }
+
+    /// Runs the pinned fleet: 100 users of two sessions each, the starts spread over three
+    /// minutes; returns the digest, the meter and the fleet's own counts.
+    static func runPinnedFleet() throws -> (digest: UInt64, meter: SharedBackendMeter, orphans: Int, openMax: Int, requests: Int) {
+        var config = KeyboardConfig()
+        config.debounce = .fixed(delay: .milliseconds(250))
+        config.network.timeout = .milliseconds(800)
+        config.network.maxAttempts = 3
+        config.network.retryBackoff = .milliseconds(300)
+        let typist = HumanTypist(profile: .chat)
+        var random = RandomStream(seed: 27, replication: 0, name: "test.fleetPinning.starts")
+        var plans = (0..<200).map { index in
+            FleetSessionPlan(user: index / 2, session: index % 2, start: .zero + .milliseconds(Int64(random.nextInt(below: 120_000))))
+        }
+        plans.sort { ($0.start, $0.user, $0.session) < ($1.start, $1.user, $1.session) }
+        var closed: [(rank: Int, text: String)] = []
+        var requests = 0
+        var fleet = FleetSimulation<ArrayTraceSource, ObservationBuffer>(
+            backend: SharedBackend(config: backend), plans: plans,
+            open: { plan, _ in
+                let text = messages[(plan.user + plan.session) % messages.count]
+                let events = typist.synthesize(SynthScript(segments: [.typed(text)]), seed: UInt64(1_000 * plan.user + plan.session))
+                return try SessionRunner(simulation: .init(config: config, seed: 11, replication: 0,
+                                                           traceKey: "user\(plan.user)/session\(plan.session)",
+                                                           header: TraceHeader(intendedText: text), user: plan.user, session: plan.session,
+                                                           backend: SessionPort()),
+                                         source: ArrayTraceSource(events), sink: ObservationBuffer(keepsTasks: false))
+            },
+            close: { plan, summary, sink in
+                var digest = Digest()
+                digest.add("\(plan.user)/\(plan.session) \(summary.endTime.nanoseconds) \(summary.eventsProcessed) \(summary.edits) "
+                           + "\(summary.requests) \(summary.words) \(summary.characters)")
+                for row in sink.requests {
+                    digest.add("\(row.id) \(row.trigger) \(row.textVersion) \(row.characters) \(row.words) \(row.attempts) \(row.timeouts) "
+                               + "\(row.offlineFailures) \(row.outcome.rawValue) \(row.stale) \(row.lostWords) \(row.inputTokens) "
+                               + "\(row.cachedTokens) \(row.outputTokens) \(row.costPicoUSD) \(row.rejections) "
+                               + "\(row.rejection?.rawValue ?? "-")")
+                    for time in [row.sent, row.end] { digest.add(time) }
+                    for span in [row.networkRoundTrip, row.service, row.limitWait, row.queueWait] { digest.add(span) }
+                }
+                for underline in sink.underlines {
+                    digest.add("\(underline.id) \(underline.wordOrdinal) \(underline.origin) \(underline.outcome)")
+                    for time in [underline.wordFinished, underline.shown, underline.confirmed, underline.end] { digest.add(time) }
+                }
+                requests += sink.requests.count
+                closed.append((plans.firstIndex(of: plan)!, String(digest.value, radix: 16)))
+            })
+        try fleet.run()
+        var digest = Digest()
+        for session in closed.sorted(by: { $0.rank < $1.rank }) { digest.add(session.text) }
+        let meter = fleet.backend.meter(at: fleet.backend.clock)
+        digest.add("\(meter)")
+        return (digest.value, meter, fleet.orphanReplies, fleet.sessionsOpenMax, requests)
+    }
+
+    func testThePinnedFleetsOutcomesAreExactlyThese() throws {
+        let run = try Self.runPinnedFleet()
+        let meter = run.meter
+        print("fleet pin: digest \(String(run.digest, radix: 16)) requests \(run.requests) orphans \(run.orphans) open max \(run.openMax)")
+        print("fleet pin: \(meter)")
+        XCTAssertEqual([meter.arrivals, meter.admitted, meter.started, meter.served, meter.abandoned], [1_837, 913, 878, 878, 35])
+        XCTAssertEqual(meter.rejected, [791, 0, 0, 0, 0, 0, 52, 81], "refusals by reason: user requests, queue full, admission")
+        XCTAssertEqual([meter.queueWaitNanos, meter.inputTokens, meter.cachedTokens, meter.outputTokens, meter.costPicoUSD],
+                       [224_865_975_426, 264_870, 0, 9_980, 30_479_000_000])
+        XCTAssertEqual([meter.queueLengthNanos, meter.busyReplicaNanos, meter.batchedRequestNanos],
+                       [233_801_764_579, 121_103_500_000, 422_434_550_000])
+        XCTAssertEqual([run.requests, run.orphans, run.openMax], [1_022, 1, 30])
+        XCTAssertEqual(String(run.digest, radix: 16), "9e94fc728cae5000", "every request's, underline's and session's outcome")
+    }
+}
