@@ -207,3 +207,26 @@ final class FleetRunnerTests: XCTestCase {
         }
     }
 }
+
+/// The bundled fleets in scenarios/fleet/ load, and the busy hour runs on a few of its users.
+final class BundledFleetTests: XCTestCase {
+    func testTheBundledFleetsLoadAndTheBusyHourRuns() throws {
+        let busy = try ScenarioLoader.load(path: PackageRoot.path + "/scenarios/fleet/busy-hour.json5")
+        let day = try ScenarioLoader.load(path: PackageRoot.path + "/scenarios/fleet/day.json5")
+        XCTAssertEqual(busy.fleet?.users, 1_000)
+        XCTAssertEqual(busy.fleet?.day.hours, 1)
+        XCTAssertEqual(day.fleet?.users, 10_000)
+        XCTAssertEqual(day.fleet?.day.hours, 24)
+        XCTAssertEqual(day.fleet?.partitions.count, 4)
+        XCTAssertEqual(busy.keyboard.debounce, try ScenarioLoader.load(path: PackageRoot.path + "/scenarios/default.json5").keyboard.debounce,
+                       "the seed keyboard's debounce")
+        let result = try FleetRunner.run(busy, users: 30, jobs: 2)
+        let summary = result.summary
+        print("30 users of the busy hour: \(result.sessions) sessions, \(summary.arrivals) arrivals, utilisation \(summary.utilisation ?? 0), "
+              + "p95 first token \(summary.firstTokenP95Ms ?? 0) ms, p95 verdict \(summary.verdictP95Ms ?? 0) ms, coverage \(summary.verdictCoverage ?? 0), "
+              + "cost/day \(summary.costUSDPerDay) USD, per daily user \(summary.costUSDPerDailyUser)")
+        XCTAssertEqual(result.represents, 30_000, "30 users stand for as many daily users each as 1,000 did")
+        XCTAssertGreaterThan(summary.arrivals, 0)
+        XCTAssertEqual(summary.busiestHour, 21)
+    }
+}
