@@ -73,27 +73,3 @@ public struct FleetRunError: Error, Equatable, Sendable, CustomStringConvertible
     public init(_ message: String) { self.message = message }
     public var description: String { message }
 }
-
-/// Counts sessions and partitions done across the worker threads and reports them.
-final class FleetProgressTracker: @unchecked Sendable {
-    private let lock = NSLock()
-    private var state: FleetProgress
-    private let progress: (@Sendable (FleetProgress) -> Void)?
-
-    init(partitions: Int, progress: (@Sendable (FleetProgress) -> Void)?) {
-        state = FleetProgress(partitions: partitions, partitionsDone: 0, sessionsPlanned: 0, sessionsDone: 0)
-        self.progress = progress
-    }
-
-    /// Adds to the counts; reports when something was done.
-    func add(planned: Int = 0, done: Int = 0, partitionsDone: Int = 0) {
-        guard let progress else { return }
-        lock.lock()
-        state.sessionsPlanned += planned
-        state.sessionsDone += done
-        state.partitionsDone += partitionsDone
-        let now = state
-        lock.unlock()
-        if done > 0 || partitionsDone > 0 { progress(now) }
-    }
-}
