@@ -56,7 +56,8 @@ extension FleetConfig {
             }
             let weights = try x.array { w throws(ConfigError) in try w.nonNegative() }
             guard weights.count == 24 else {
-                throw x.error("expected 24 hourly weights (hours 0…23) or a preset (\(FleetActivity.allCases.map(\.rawValue).joined(separator: ", "))), found \(weights.count) numbers")
+                let presets = FleetActivity.allCases.map(\.rawValue).joined(separator: ", ")
+                throw x.error("expected 24 hourly weights (hours 0…23) or a preset (\(presets)), found \(weights.count) numbers")
             }
             guard weights.contains(where: { $0 > 0 }) else { throw x.error("needs some positive weight") }
             day.activityName = "custom"

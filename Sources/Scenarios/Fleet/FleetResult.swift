@@ -69,7 +69,9 @@ public struct FleetResult: Sendable, Equatable {
             throw differ("fleet sizes", "\(users) users for \(represents)", "\(other.users) users for \(other.represents)")
         }
         guard partitionCount == other.partitionCount else { throw differ("partition counts", "\(partitionCount)", "\(other.partitionCount)") }
-        guard spanMinutes == other.spanMinutes, startHour == other.startHour, dayShare == other.dayShare else { throw differ("days", "\(spanMinutes) minutes", "\(other.spanMinutes) minutes") }
+        guard spanMinutes == other.spanMinutes, startHour == other.startHour, dayShare == other.dayShare else {
+            throw differ("days", "\(spanMinutes) minutes from \(startHour):00", "\(other.spanMinutes) minutes from \(other.startHour):00")
+        }
         let overlap = Set(partitions).intersection(other.partitions).sorted()
         guard overlap.isEmpty else {
             throw FleetMergeError("cannot merge fleet results that both hold partition\(overlap.count == 1 ? "" : "s") "

@@ -54,8 +54,8 @@ public enum FleetRunner {
         FleetResult.pad(&minutes, to: fleet.day.minutes)
         return FleetResult(scenarioName: scenario.name, fingerprint: fingerprint, seed: scenario.seed, users: fleet.users,
                            represents: fleet.represents, partitionCount: fleet.partitions.count, partitions: held,
-                           spanMinutes: fleet.day.minutes, startHour: fleet.day.startHour, dayShare: fleet.day.spanShare, minutes: minutes, sessions: runs.map(\.sessions).reduce(0, +),
-                           sessionsOpenMax: runs.map(\.sessionsOpenMax))
+                           spanMinutes: fleet.day.minutes, startHour: fleet.day.startHour, dayShare: fleet.day.spanShare,
+                           minutes: minutes, sessions: runs.map(\.sessions).reduce(0, +), sessionsOpenMax: runs.map(\.sessionsOpenMax))
     }
 
     /// The scenario as run: its configuration after policy and overrides, and the content

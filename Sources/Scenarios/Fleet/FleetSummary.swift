@@ -89,7 +89,8 @@ extension FleetResult {
             byHour[hour].firstToken.merge(minute.firstToken)
             byHour[hour].verdict.merge(minute.verdict)
         }
-        let busiest = meter.arrivals == 0 ? nil : byHour.indices.max { byHour[$0].arrivals < byHour[$1].arrivals || (byHour[$0].arrivals == byHour[$1].arrivals && $0 > $1) }
+        // The earliest of the hours with the most arrivals.
+        let busiest = meter.arrivals == 0 ? nil : byHour.indices.min { (-byHour[$0].arrivals, $0) < (-byHour[$1].arrivals, $1) }
         let replicaNanos = minutes.map { Double($0.replicas) * Double(FleetMinute.lengthNanos) }.reduce(0, +)
         return FleetSummary(
             sessions: sessions, keys: total.keys, arrivals: meter.arrivals, admitted: meter.admitted, rejected: rejected,
