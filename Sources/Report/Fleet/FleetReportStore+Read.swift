@@ -15,15 +15,7 @@ extension FleetReportStore {
     /// Reads the fleet `fleetID` of `store`.
     /// - Throws: `ReportError` when it is not there or its rows do not hold together.
     public static func read(_ store: ReportStore, fleetID: Int64) throws(ReportError) -> FleetReport {
-        do {
-            return try read(store.database, fleetID: fleetID, path: store.path)
-        } catch let error as SQLiteError {
-            throw ReportStore.describe(error, path: store.path)
-        } catch let error as ReportError {
-            throw error
-        } catch {
-            throw ReportError(file: store.path, message: "\(error)")
-        }
+        try reporting(store.path) { try read(store.database, fleetID: fleetID, path: store.path) }
     }
 
     private static func read(_ db: Database, fleetID: Int64, path: String) throws -> FleetReport {

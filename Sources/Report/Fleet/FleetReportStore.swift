@@ -14,17 +14,24 @@ public enum FleetReportStore {
     /// Writes `report` into `store` in one transaction; returns its `fleet_id`.
     @discardableResult
     public static func write(_ report: FleetReport, to store: ReportStore) throws(ReportError) -> Int64 {
-        do {
-            return try store.database.transaction { () throws -> Int64 in
+        try reporting(store.path) {
+            try store.database.transaction { () throws -> Int64 in
                 try ReportSchema.ensureAnalysisTables(store.database)
                 return try insert(report, into: store.database)
             }
+        }
+    }
+
+    /// What `body` returns; what it throws as a `ReportError` naming `path`.
+    static func reporting<T>(_ path: String, _ body: () throws -> T) throws(ReportError) -> T {
+        do {
+            return try body()
         } catch let error as SQLiteError {
-            throw ReportStore.describe(error, path: store.path)
+            throw ReportStore.describe(error, path: path)
         } catch let error as ReportError {
             throw error
         } catch {
-            throw ReportError(file: store.path, message: "\(error)")
+            throw ReportError(file: path, message: "\(error)")
         }
     }
 
