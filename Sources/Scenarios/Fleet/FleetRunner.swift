@@ -19,8 +19,8 @@ public enum FleetRunner {
             guard (1...FleetConfig.usersMax).contains(users) else {
                 throw FleetRunError("--users must be between 1 and \(FleetConfig.usersMax), not \(users)")
             }
-            // The users stand for as many daily users as before, or at least themselves.
-            fleet.represents = max(users, fleet.represents == fleet.users ? users : fleet.represents)
+            // Each simulated user stands for as many daily users as before.
+            fleet.represents = max(users, Int((Double(fleet.represents) / Double(fleet.users) * Double(users)).rounded()))
             fleet.users = users
         }
         let fleetAsRun = fleet
@@ -29,7 +29,9 @@ public enum FleetRunner {
         let held = Array(shard.positions(of: fleet.partitions.count))
         let fingerprint = Self.fingerprint(scenario)
         let tracker = FleetProgressTracker(partitions: held.count, progress: progress)
-        let slots = FleetSlots(count: held.count)
+        // The partitions' outcomes in partition order, whatever thread ran them; after a
+        // failure the rest are skipped and the earliest failure is rethrown.
+        let slots = ResultSlots<FleetPartitionRun.Outcome>(count: held.count)
         DispatchQueue.concurrentPerform(iterations: min(jobs, max(1, held.count))) { _ in
             while let slot = slots.claim() {
                 let partition = held[slot]
@@ -48,6 +50,8 @@ public enum FleetRunner {
             FleetResult.pad(&theirs, to: minutes.count)
             for index in minutes.indices { minutes[index].merge(theirs[index]) }
         }
+        // A shard holding no partition reports the span's minutes, empty, with no replica.
+        FleetResult.pad(&minutes, to: fleet.day.minutes)
         return FleetResult(scenarioName: scenario.name, fingerprint: fingerprint, seed: scenario.seed, users: fleet.users,
                            represents: fleet.represents, partitionCount: fleet.partitions.count, partitions: held,
                            spanMinutes: fleet.day.minutes, startHour: fleet.day.startHour, dayShare: fleet.day.spanShare, minutes: minutes, sessions: runs.map(\.sessions).reduce(0, +),
@@ -68,32 +72,6 @@ public struct FleetRunError: Error, Equatable, Sendable, CustomStringConvertible
     /// Creates an error.
     public init(_ message: String) { self.message = message }
     public var description: String { message }
-}
-
-/// The partitions' outcomes in partition order, whatever thread ran them; after a failure
-/// the remaining partitions are skipped and the earliest failure is rethrown.
-private final class FleetSlots: @unchecked Sendable {
-    private let lock = NSLock()
-    private var next = 0
-    private var failed = false
-    private(set) var results: [Result<FleetPartitionRun.Outcome, Error>?]
-
-    init(count: Int) { results = Array(repeating: nil, count: count) }
-
-    func claim() -> Int? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard next < results.count, !failed else { return nil }
-        next += 1
-        return next - 1
-    }
-
-    func store(_ result: Result<FleetPartitionRun.Outcome, Error>, at index: Int) {
-        lock.lock()
-        defer { lock.unlock() }
-        results[index] = result
-        if case .failure = result { failed = true }
-    }
 }
 
 /// Counts sessions and partitions done across the worker threads and reports them.
