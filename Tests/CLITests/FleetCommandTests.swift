@@ -38,7 +38,7 @@ final class FleetCommandTests: XCTestCase {
         let folder = try TemporaryFolder()
         let whole = try runKeysim(Self.small + ["--jobs", "2", "--db", folder.path("whole.sqlite")])
         XCTAssertEqual(whole.status, 0, whole.stderr)
-        XCTAssertTrue(whole.stdout.contains("keysim fleet scenarios/fleet/small.json5: seed 42, 16 user(s) for 6000 daily users, 4 partition(s)"), whole.stdout)
+        XCTAssertTrue(whole.stdout.contains("keysim fleet scenarios/fleet/small.json5: seed 42, 16 user(s) for 1600 daily users, 4 partition(s)"), whole.stdout)
         XCTAssertTrue(whole.stdout.contains("busiest hour first token p95 (ms)"), whole.stdout)
         let oneJob = try runKeysim(Self.small + ["--jobs", "1", "--db", folder.path("one-job.sqlite")])
         XCTAssertEqual(oneJob.status, 0, oneJob.stderr)
