@@ -23,13 +23,16 @@ struct MergeCommand: ParsableCommand {
             present once. The merged report holds the same rows as one run on one machine (run
             ids in work-item order), except the wall-clock columns; comparisons and sweeps are
             computed from the merged runs. Everything is checked before anything is written: on
-            an error no file changes.
+            an error no file changes. The shard files of keysim fleet --shard merge the same way
+            into the fleet one machine runs: the same scenario, settings, seed and users, every
+            partition once.
             """
         )
     }
 
     func run() throws -> Int32 {
         let busyTimeoutMs = JobReport.busyTimeoutMs(environment: ProcessInfo.processInfo.environment)
+        if FleetReportMerge.holdsFleets(inputs, busyTimeoutMs: busyTimeoutMs) { return try mergeFleet(busyTimeoutMs: busyTimeoutMs) }
         let summary = try ReportMerge.merge(output: output, inputs: inputs, busyTimeoutMs: busyTimeoutMs)
         print("keysim merge: \(summary.inputs) file(s), \(summary.runs) run(s) of \(summary.jobDescriptions.joined(separator: "; "))")
         for analyses in try JobReport(path: output, busyTimeoutMs: busyTimeoutMs).analyses(jobIDs: summary.jobIDs) {
