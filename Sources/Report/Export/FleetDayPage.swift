@@ -1,0 +1,106 @@
+import Foundation
+import Sim
+
+/// One self-contained HTML page of a fleet's day (the HTML report's style: inline SVG and
+/// CSS, no scripts, a Content-Security-Policy that forbids any network access): the day's
+/// summary table on top, then its time series a minute at a time — arrivals, admitted and
+/// rejected per second; mean queue length and batch; replica utilisation; first token p50
+/// and p95 and verdict p95; verdict coverage — each with the busiest hour shaded and the
+/// hours of the day on the x axis. A minute with no value (no first token, no verdict) is a
+/// gap in its line, never a zero.
+public struct FleetDayPage: Sendable {
+    /// The page's heading: the scenario's name.
+    public var scenarioName: String
+    /// One line under the heading (users, the daily users they stand for, the seed…).
+    public var meta: String
+    /// The summary table's rows: a figure's label, its value as shown, and its name in output.
+    public var summary: [SummaryRow]
+    /// The day's minutes, minute 0 first.
+    public var minutes: [FleetMinute]
+    /// The busiest hour (0-based hour of the day), shaded on every chart; nil for none.
+    public var busiestHour: Int?
+
+    /// One figure of the summary table.
+    public struct SummaryRow: Sendable, Equatable {
+        /// What it is, with its unit ("cost per day (USD)").
+        public var label: String
+        /// The value as shown ("–" for none).
+        public var value: String
+        /// Its name in tables and JSON (`cost_usd_per_day`).
+        public var name: String
+
+        /// Creates a row.
+        public init(label: String, value: String, name: String) {
+            self.label = label
+            self.value = value
+            self.name = name
+        }
+    }
+
+    /// Creates a page.
+    public init(scenarioName: String, meta: String, summary: [SummaryRow], minutes: [FleetMinute], busiestHour: Int?) {
+        self.scenarioName = scenarioName
+        self.meta = meta
+        self.summary = summary
+        self.minutes = minutes
+        self.busiestHour = busiestHour
+    }
+
+    /// One chart of the page: its title, y axis and lines, each read from a minute.
+    struct Chart {
+        var title: String
+        var yLabel: String
+        var lines: [(label: String, value: @Sendable (FleetMinute) -> Double?)]
+        var isShare = false
+    }
+
+    /// The page's charts, in page order.
+    static let charts: [Chart] = [
+        Chart(title: "Arrivals, admitted and rejected per second", yLabel: "attempts per second", lines: [
+            ("arrivals_per_s", { $0.arrivalsPerSecond }),
+            ("admitted_per_s", { Double($0.backend.admitted) / 60 }),
+            ("rejected_per_s", { Double($0.backend.rejected.reduce(0, +)) / 60 }),
+        ]),
+        Chart(title: "Queue length and batch, means over the minute", yLabel: "requests", lines: [
+            ("queue_length_mean", { $0.meanQueueLength }),
+            ("batch_mean", { $0.meanBatch }),
+        ]),
+        Chart(title: "Replica utilisation: share of replica time serving a batch", yLabel: "utilisation", lines: [
+            ("utilisation", { $0.utilisation }),
+        ], isShare: true),
+        Chart(title: "First token and verdict: percentiles per minute (gaps: no value that minute)", yLabel: "ms", lines: [
+            ("first_token_p50_ms", { FleetMinute.percentileMs($0.firstToken, 50) }),
+            ("first_token_p95_ms", { FleetMinute.percentileMs($0.firstToken, 95) }),
+            ("verdict_p95_ms", { FleetMinute.percentileMs($0.verdict, 95) }),
+        ]),
+        Chart(title: "Verdict coverage: local underlines ending with the cloud's verdict", yLabel: "verdict coverage", lines: [
+            ("verdict_coverage", { $0.verdictCoverage }),
+        ], isShare: true),
+    ]
+
+    /// The page as HTML.
+    public func render() -> String {
+        let esc = HTMLExporter.esc
+        var html = HTMLExporter.head(title: "keysim fleet day: \(scenarioName)")
+        html += "<h1>keysim fleet day: \(esc(scenarioName))</h1>\n"
+        html += "<p class=\"meta\">\(esc(meta))</p>\n"
+        html += "<h2>The day</h2>\n"
+        html += HTMLExporter.htmlTable(ReportDigest.Table(headers: ["figure", "value", "name"], numeric: [false, true, false],
+                                                          rows: summary.map { [$0.label, $0.value, $0.name] }))
+        html += "<h2>Minute by minute</h2>\n"
+        let shaded = busiestHour.map { hour in
+            (minutes: (hour * 60)..<min((hour + 1) * 60, max(minutes.count, hour * 60 + 1)),
+             label: "busiest hour (\(SVGTimeSeriesChart.clockText(hour * 60))–\(SVGTimeSeriesChart.clockText((hour + 1) * 60)))")
+        }
+        if let shaded { html += "<p class=\"note\">The shaded band on every chart is the \(esc(shaded.label)).</p>\n" }
+        html += "<div class=\"charts\">\n"
+        for chart in Self.charts {
+            let series = chart.lines.map { line in SVGTimeSeriesChart.Series(label: line.label, values: minutes.map(line.value)) }
+            let svg = SVGTimeSeriesChart(title: chart.title, yLabel: chart.yLabel, series: series, minutes: minutes.count,
+                                         shaded: shaded, yAsPercent: chart.isShare, yMaximum: chart.isShare ? 1 : nil)
+            html += svg.render() + "\n"
+        }
+        html += "</div>\n</body>\n</html>\n"
+        return html
+    }
+}
