@@ -30,6 +30,7 @@ struct MergeCommand: ParsableCommand {
 
     func run() throws -> Int32 {
         let busyTimeoutMs = JobReport.busyTimeoutMs(environment: ProcessInfo.processInfo.environment)
+        if FleetReportMerge.holdsFleets(inputs, busyTimeoutMs: busyTimeoutMs) { return try mergeFleet(busyTimeoutMs: busyTimeoutMs) }
         let summary = try ReportMerge.merge(output: output, inputs: inputs, busyTimeoutMs: busyTimeoutMs)
         print("keysim merge: \(summary.inputs) file(s), \(summary.runs) run(s) of \(summary.jobDescriptions.joined(separator: "; "))")
         for analyses in try JobReport(path: output, busyTimeoutMs: busyTimeoutMs).analyses(jobIDs: summary.jobIDs) {

@@ -16,14 +16,16 @@ final class Progress {
     private var lastTenth = -1
     private var drewBar = false
     private let delayNanos: UInt64
+    private let unit: String
 
     /// The width of the bar in characters.
     static let barWidth = 30
 
     /// Creates a progress display for `label` ("keysim sweep") that stays silent for the
-    /// first `delaySeconds`.
-    init(label: String, delaySeconds: Double = 0, isTerminal: Bool = isatty(STDERR_FILENO) != 0) {
+    /// first `delaySeconds`, counting `unit` ("runs", "sessions").
+    init(label: String, delaySeconds: Double = 0, unit: String = "runs", isTerminal: Bool = isatty(STDERR_FILENO) != 0) {
         self.label = label
+        self.unit = unit
         self.isTerminal = isTerminal
         delayNanos = UInt64(max(delaySeconds, 0) * 1e9)
     }
@@ -39,13 +41,13 @@ final class Progress {
             lastDrawNanos = now
             let filled = Self.barWidth * done / total
             let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: Self.barWidth - filled)
-            write("\r\(label) [\(bar)] \(done)/\(total) runs  \(Self.clock(elapsed)) elapsed, \(eta(done, total, elapsed)) left\u{1B}[K")
+            write("\r\(label) [\(bar)] \(done)/\(total) \(unit)  \(Self.clock(elapsed)) elapsed, \(eta(done, total, elapsed)) left\u{1B}[K")
             drewBar = true
         } else {
             let tenth = 10 * done / total
             guard tenth > lastTenth, tenth > 0 else { return }
             lastTenth = tenth
-            write("\(label): \(done)/\(total) runs (\(100 * done / total)%), \(Self.clock(elapsed)) elapsed, \(eta(done, total, elapsed)) left\n")
+            write("\(label): \(done)/\(total) \(unit) (\(100 * done / total)%), \(Self.clock(elapsed)) elapsed, \(eta(done, total, elapsed)) left\n")
         }
     }
 

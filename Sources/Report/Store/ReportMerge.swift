@@ -58,17 +58,7 @@ public enum ReportMerge {
     /// - Throws: `ReportError` naming the offending file; no file is changed then.
     public static func merge(output: String, inputs: [String], busyTimeoutMs: Int) throws -> Summary {
         guard !inputs.isEmpty else { throw ReportError(file: output, message: "nothing to merge: give the shard files after the output") }
-        let outputIdentity = identity(output)
-        var seen: [String: String] = [:]
-        for input in inputs {
-            if identity(input) == outputIdentity {
-                throw ReportError(file: input, message: "is also the output; merge into a new file")
-            }
-            if let earlier = seen[identity(input)] {
-                throw ReportError(file: input, message: "is given twice (also as \(earlier))")
-            }
-            seen[identity(input)] = input
-        }
+        try checkDistinct(output: output, inputs: inputs)
         // Check every input before touching the output.
         var stores: [ReportStore] = []
         var jobsByInput: [[ShardJob]] = []
@@ -116,6 +106,21 @@ public enum ReportMerge {
             }
         }
         return merged
+    }
+
+    /// Checks that no input is the output and none is given twice.
+    static func checkDistinct(output: String, inputs: [String]) throws(ReportError) {
+        let outputIdentity = identity(output)
+        var seen: [String: String] = [:]
+        for input in inputs {
+            if identity(input) == outputIdentity {
+                throw ReportError(file: input, message: "is also the output; merge into a new file")
+            }
+            if let earlier = seen[identity(input)] {
+                throw ReportError(file: input, message: "is given twice (also as \(earlier))")
+            }
+            seen[identity(input)] = input
+        }
     }
 
     private static func identity(_ path: String) -> String {

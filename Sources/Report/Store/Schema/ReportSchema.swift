@@ -26,6 +26,7 @@ public enum ReportSchema {
         ReportTables.tokenRejections, ReportTables.extensionPerRun,
         ReportTables.jobs, ReportTables.jobBatches, ReportTables.jobRuns, ReportTables.metrics, ReportTables.runMetrics,
         ReportTables.comparisons, ReportTables.comparisonMetrics, ReportTables.sweeps, ReportTables.sweepPoints,
+        ReportTables.fleetSummary, ReportTables.fleetMinutes, ReportTables.fleetHistograms,
     ] as [any ReportTableDeclaration]).map(\.table) + lookups.map(\.table)
 
     /// Creates every table, index and view, and fills the lookup tables (idempotent).
