@@ -28,6 +28,8 @@ public struct Scenario: Sendable, Equatable {
     /// The rules of `keysim gate` from the file's `gates` section (after policies and
     /// overrides); they do not change what a run measures, so `resolvedConfig` leaves them out.
     public var gates: [GateRule] = []
+    /// The scenario's fleet (`keysim fleet`), nil when the file has no `fleet` section.
+    public var fleet: FleetConfig?
 
     /// How each entry of `traces` is named: a file's path, a population's label. Set, it
     /// makes every entry a trace file.

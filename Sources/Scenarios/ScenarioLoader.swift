@@ -92,7 +92,10 @@ public enum ScenarioLoader {
         let replications = try o.optional("replications") { f throws(ConfigError) in
             try f.integer(in: 1...Scenario.replicationsMax)
         } ?? 10
-        let traces = fragment ? [] : try o.required("traces") { f throws(ConfigError) -> [TraceEntry] in
+        // A fleet's sessions come from its own typists: it needs no `traces`.
+        let tracesRequired = !fragment && !o.has("fleet")
+        let fleet = try o.optional("fleet") { f throws(ConfigError) in try FleetConfig.read(f, scenarioPath: path) }
+        let traces = !tracesRequired && !o.has("traces") ? [] : try o.required("traces") { f throws(ConfigError) -> [TraceEntry] in
             var index = 0
             let list = try f.array { t throws(ConfigError) -> TraceEntry in
                 defer { index += 1 }
@@ -132,7 +135,7 @@ public enum ScenarioLoader {
         try o.finish()
         return Scenario(name: name, description: description, path: path, seed: seed, replications: replications,
                         traceEntries: traces, policy: policy, policyNames: policyNames, detail: detail, keyboard: keyboard,
-                        resolvedConfig: root.removingMember("gates"), gates: gates)
+                        resolvedConfig: root.removingMember("gates"), gates: gates, fleet: fleet)
     }
 
     /// A trace file named by `t`, resolved relative to the scenario; it must be a regular file.

@@ -14,7 +14,7 @@ extension TracePopulation {
         return try readMembers(members, index: index, scenarioPath: scenarioPath)
     }
 
-    private static func readMembers(_ field: ConfigField, index: Int, scenarioPath: String) throws(ConfigError) -> TracePopulation {
+    static func readMembers(_ field: ConfigField, index: Int, scenarioPath: String) throws(ConfigError) -> TracePopulation {
         var p = try field.object()
         let kinds = ["typists", "traces", "folder"].filter { p.has($0) }
         guard kinds.count == 1 else {

@@ -68,9 +68,17 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
     }
 
     /// Runs every session to its end and the backend until idle. Throws what `open`, `close`
-    /// or a session throws.
-    public mutating func run() throws {
+    /// or a session throws. `beforeStep`, if given, sees each step's fleet time (never
+    /// decreasing) and the backend just before the step is taken, the backend's time no later
+    /// than the previous step's: a fleet reads the backend's meter at minute boundaries there.
+    public mutating func run(beforeStep: ((SimTime, SharedBackend) throws -> Void)? = nil) throws {
         while let step = nextStep() {
+            if let beforeStep {
+                switch step {
+                case .start(let rank): try beforeStep(plans[rank].start, backend)
+                case .session(_, let time), .backend(let time): try beforeStep(time, backend)
+                }
+            }
             switch step {
             case .start(let rank): try start(rank)
             case .session(let rank, let time): try stepSession(rank, at: time)

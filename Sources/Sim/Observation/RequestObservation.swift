@@ -88,6 +88,9 @@ public struct RequestObservation: Sendable, Equatable {
     public var limitWait = SimDuration.zero
     /// Time the answered attempt waited in the backend's queue (0 for the private backend).
     public var queueWait = SimDuration.zero
+    /// Arrival to first token of the answered attempt (0 when none was served): a fleet's
+    /// first-token percentiles come from it.
+    public var firstToken = SimDuration.zero
     /// First send to end.
     public var roundTrip: SimDuration { end - sent }
     /// What its served attempts cost, USD: the exact picodollars ÷ 10¹².

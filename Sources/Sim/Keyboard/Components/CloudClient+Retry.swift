@@ -48,7 +48,8 @@ extension CloudClient {
     private func observation(_ request: Request, outcome: RequestOutcome, attempt: Attempt?, lostWords: Int,
                              io: KeyboardIO) -> RequestObservation {
         var queueWait = SimDuration.zero
-        if case .served(let service)? = attempt?.outcome { queueWait = service.queueWait }
+        var firstToken = SimDuration.zero
+        if case .served(let service)? = attempt?.outcome { (queueWait, firstToken) = (service.queueWait, service.firstToken) }
         let limitWait = request.limitWait + (request.rejectedSince.map { io.now - $0 } ?? .zero)
         return RequestObservation(id: request.id, trigger: request.trigger, sent: request.sent, textVersion: request.version,
                                   characters: request.characters, words: request.words.count, attempts: request.attempts,
@@ -58,6 +59,7 @@ extension CloudClient {
                                   lostWords: lostWords, inputTokens: request.billed.inputTokens,
                                   cachedTokens: request.billed.cachedTokens, outputTokens: request.billed.outputTokens,
                                   costPicoUSD: request.billed.costPicoUSD, rejections: request.rejections,
-                                  rejection: request.rejection, limitWait: limitWait, queueWait: queueWait)
+                                  rejection: request.rejection, limitWait: limitWait, queueWait: queueWait,
+                                  firstToken: firstToken)
     }
 }

@@ -1,0 +1,80 @@
+import Sim
+
+/// One partition of a fleet: its users' sessions through one `FleetSimulation` with its own
+/// shared backend, binned into minutes of fleet time.
+struct FleetPartitionRun {
+    let scenario: Scenario
+    let fleet: FleetConfig
+    let planner: FleetPlanner
+    let partition: Int
+    let users: Range<Int>
+    let tracker: FleetProgressTracker
+
+    /// What a partition produced.
+    struct Outcome: Sendable {
+        var minutes: [FleetMinute]
+        var sessions: Int
+        var sessionsOpenMax: Int
+    }
+
+    /// Sessions closed between progress reports.
+    static let progressEvery = 256
+
+    func run() throws -> Outcome {
+        let backendConfig = fleet.backend(ofPartition: partition)
+        let plans = planner.plans(ofUsers: users)
+        tracker.add(planned: plans.count)
+        let bins = FleetMinuteBins(spanMinutes: fleet.day.minutes, replicas: backendConfig.replicas)
+        let caches = SimulationCaches()
+        let keyboard = scenario.keyboard
+        let planner = planner
+        let seed = scenario.seed
+        let tracker = tracker
+        var closedSinceReport = 0
+        var fleetSimulation = FleetSimulation<DictationAudioResolver<ArrayTraceSource>, FleetMinuteSink>(
+            backend: SharedBackend(config: backendConfig), plans: plans,
+            open: { plan, _ in
+                // The session's typing is synthesised now, when it opens, and gone when it closes.
+                let session = planner.session(plan)
+                let (header, events) = session.synthesis.trace(of: planner.script(of: session))
+                var config = keyboard
+                if let network = session.network { config.network = network.config }
+                let simulation = FleetSimulation<DictationAudioResolver<ArrayTraceSource>, FleetMinuteSink>.makeSimulation(
+                    config: config, seed: seed, replication: 0, plan: plan, header: header, caches: caches)
+                bins.update(at: plan.start.nanoseconds) { $0.sessionsStarted += 1 }
+                let source = DictationAudioResolver(ArrayTraceSource(events), tracePath: session.text.path) { _ in nil }
+                return try SessionRunner(simulation: simulation, source: source,
+                                         sink: FleetMinuteSink(bins: bins, startNanos: plan.start.nanoseconds))
+            },
+            close: { plan, summary, _ in
+                bins.addOpen(from: plan.start.nanoseconds, to: plan.start.nanoseconds + summary.endTime.nanoseconds)
+                closedSinceReport += 1
+                if closedSinceReport == Self.progressEvery {
+                    tracker.add(done: closedSinceReport)
+                    closedSinceReport = 0
+                }
+            })
+        // The backend's meter is read at every minute boundary the fleet passes (its time is
+        // then no later than the boundary), and the minute gets the difference.
+        var lastMeter = SharedBackendMeter()
+        var nextBoundary = 1
+        func readBoundaries(upTo time: Int64, _ backend: SharedBackend) {
+            while Int64(nextBoundary) * FleetMinute.lengthNanos <= time {
+                let meter = backend.meter(at: SimTime(nanoseconds: Int64(nextBoundary) * FleetMinute.lengthNanos))
+                bins.update(at: Int64(nextBoundary - 1) * FleetMinute.lengthNanos) { $0.backend += meter - lastMeter }
+                lastMeter = meter
+                nextBoundary += 1
+            }
+        }
+        var lastStep: Int64 = 0
+        try fleetSimulation.run { time, backend in
+            lastStep = time.nanoseconds
+            readBoundaries(upTo: time.nanoseconds, backend)
+        }
+        // The rest: up to the end of the last minute anything happened in (or of the span).
+        _ = bins.index(lastStep)
+        readBoundaries(upTo: Int64(bins.minutes.count) * FleetMinute.lengthNanos, fleetSimulation.backend)
+        tracker.add(done: closedSinceReport, partitionsDone: 1)
+        return Outcome(minutes: bins.minutes, sessions: plans.count, sessionsOpenMax: fleetSimulation.sessionsOpenMax)
+    }
+}

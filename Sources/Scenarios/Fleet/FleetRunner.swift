@@ -1,0 +1,121 @@
+import Foundation
+import Sim
+
+/// Runs a scenario's fleet: one `FleetSimulation` per partition, each with its own shared
+/// backend of the partition's replicas, `jobs` partitions at a time; the partitions' minutes
+/// add up (`FleetResult.merge`) to the run's, the same for any `jobs` and any sharding.
+public enum FleetRunner {
+    /// Runs the partitions of `shard` (partition p belongs to shard K/N when p % N == K − 1)
+    /// of the scenario's fleet, `jobs` partitions at a time; the same result for any `jobs`.
+    /// `users` overrides `fleet.users`. Throws a `FleetRunError` for a scenario with no fleet,
+    /// and what a session throws (a run limit reached, say).
+    public static func run(_ scenario: Scenario, users: Int? = nil, shard: Shard = .whole, jobs: Int = 1,
+                           progress: (@Sendable (FleetProgress) -> Void)? = nil) throws -> FleetResult {
+        precondition(jobs >= 1, "at least one job")
+        guard var fleet = scenario.fleet else {
+            throw FleetRunError("\(scenario.path): error: the scenario has no 'fleet' section (see docs/scenario-format.md, \"Fleets\")")
+        }
+        if let users {
+            guard (1...FleetConfig.usersMax).contains(users) else {
+                throw FleetRunError("--users must be between 1 and \(FleetConfig.usersMax), not \(users)")
+            }
+            // The users stand for as many daily users as before, or at least themselves.
+            fleet.represents = max(users, fleet.represents == fleet.users ? users : fleet.represents)
+            fleet.users = users
+        }
+        let fleetAsRun = fleet
+        let planner = FleetPlanner(fleet: fleet, seed: scenario.seed)
+        let ranges = fleet.userRanges(users: fleet.users)
+        let held = Array(shard.positions(of: fleet.partitions.count))
+        let fingerprint = Self.fingerprint(scenario)
+        let tracker = FleetProgressTracker(partitions: held.count, progress: progress)
+        let slots = FleetSlots(count: held.count)
+        DispatchQueue.concurrentPerform(iterations: min(jobs, max(1, held.count))) { _ in
+            while let slot = slots.claim() {
+                let partition = held[slot]
+                slots.store(Result {
+                    try FleetPartitionRun(scenario: scenario, fleet: fleetAsRun, planner: planner, partition: partition,
+                                          users: ranges[partition], tracker: tracker).run()
+                }, at: slot)
+            }
+        }
+        var runs: [FleetPartitionRun.Outcome] = []
+        for result in slots.results { runs.append(try result!.get()) }
+        var minutes = runs.first?.minutes ?? []
+        for run in runs.dropFirst() {
+            FleetResult.pad(&minutes, to: max(minutes.count, run.minutes.count))
+            var theirs = run.minutes
+            FleetResult.pad(&theirs, to: minutes.count)
+            for index in minutes.indices { minutes[index].merge(theirs[index]) }
+        }
+        return FleetResult(scenarioName: scenario.name, fingerprint: fingerprint, seed: scenario.seed, users: fleet.users,
+                           represents: fleet.represents, partitionCount: fleet.partitions.count, partitions: held,
+                           spanMinutes: fleet.day.minutes, startHour: fleet.day.startHour, dayShare: fleet.day.spanShare, minutes: minutes, sessions: runs.map(\.sessions).reduce(0, +),
+                           sessionsOpenMax: runs.map(\.sessionsOpenMax))
+    }
+
+    /// The scenario as run: its configuration after policy and overrides, and the content
+    /// key of its typists (their profiles and texts).
+    static func fingerprint(_ scenario: Scenario) -> String {
+        String(ScenarioFingerprint.configHash(scenario.resolvedConfig).prefix(16)) + "-" + (scenario.fleet?.typists.key ?? "")
+    }
+}
+
+/// A fleet run that cannot start: no fleet, or a bad `--users`.
+public struct FleetRunError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What is wrong.
+    public var message: String
+    /// Creates an error.
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// The partitions' outcomes in partition order, whatever thread ran them; after a failure
+/// the remaining partitions are skipped and the earliest failure is rethrown.
+private final class FleetSlots: @unchecked Sendable {
+    private let lock = NSLock()
+    private var next = 0
+    private var failed = false
+    private(set) var results: [Result<FleetPartitionRun.Outcome, Error>?]
+
+    init(count: Int) { results = Array(repeating: nil, count: count) }
+
+    func claim() -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard next < results.count, !failed else { return nil }
+        next += 1
+        return next - 1
+    }
+
+    func store(_ result: Result<FleetPartitionRun.Outcome, Error>, at index: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        results[index] = result
+        if case .failure = result { failed = true }
+    }
+}
+
+/// Counts sessions and partitions done across the worker threads and reports them.
+final class FleetProgressTracker: @unchecked Sendable {
+    private let lock = NSLock()
+    private var state: FleetProgress
+    private let progress: (@Sendable (FleetProgress) -> Void)?
+
+    init(partitions: Int, progress: (@Sendable (FleetProgress) -> Void)?) {
+        state = FleetProgress(partitions: partitions, partitionsDone: 0, sessionsPlanned: 0, sessionsDone: 0)
+        self.progress = progress
+    }
+
+    /// Adds to the counts; reports when something was done.
+    func add(planned: Int = 0, done: Int = 0, partitionsDone: Int = 0) {
+        guard let progress else { return }
+        lock.lock()
+        state.sessionsPlanned += planned
+        state.sessionsDone += done
+        state.partitionsDone += partitionsDone
+        let now = state
+        lock.unlock()
+        if done > 0 || partitionsDone > 0 { progress(now) }
+    }
+}
