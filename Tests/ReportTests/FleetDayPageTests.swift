@@ -9,13 +9,13 @@ import Sim
 /// gap (not a zero) where a minute has no value. Set `KEYSIM_FLEET_DAY_PAGE=/path.html` to
 /// keep the page and look at it.
 final class FleetDayPageTests: XCTestCase {
-    /// A day: arrivals per minute follow a curve up to 240 at 18:00, none from 3:00 to 6:00; the
+    /// A day: arrivals per minute follow a curve up to 240 at 18:30, none from 3:00 to 6:00; the
     /// latencies grow with the load; minutes with no arrival have no first token or verdict.
     static func day(replicas: Int = 2) -> [FleetMinute] {
         (0..<1_440).map { minute in
             var m = FleetMinute(minute: minute, replicas: replicas)
             let hour = Double(minute) / 60
-            let load = (3..<6).contains(hour) ? 0 : max(0.05, 1 - abs(hour - 18) / 18)  // none from 3:00 to 6:00, 1 at 18:00
+            let load = (3..<6).contains(hour) ? 0 : max(0.05, 1 - abs(hour - 18.5) / 18)  // none from 3:00 to 6:00, 1 at 18:30
             let arrivals = Int((240 * load * load).rounded())
             let rejected = arrivals / 12
             m.backend.arrivals = arrivals

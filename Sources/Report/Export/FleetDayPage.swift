@@ -17,7 +17,9 @@ public struct FleetDayPage: Sendable {
     public var summary: [SummaryRow]
     /// The day's minutes, minute 0 first.
     public var minutes: [FleetMinute]
-    /// The busiest hour (0-based hour of the day), shaded on every chart; nil for none.
+    /// The hour of the day (0…23) minute 0 begins.
+    public var startHour: Int
+    /// The busiest hour of the day (0…23), shaded on every chart; nil for none.
     public var busiestHour: Int?
 
     /// One figure of the summary table.
@@ -38,11 +40,13 @@ public struct FleetDayPage: Sendable {
     }
 
     /// Creates a page.
-    public init(scenarioName: String, meta: String, summary: [SummaryRow], minutes: [FleetMinute], busiestHour: Int?) {
+    public init(scenarioName: String, meta: String, summary: [SummaryRow], minutes: [FleetMinute], startHour: Int = 0,
+                busiestHour: Int?) {
         self.scenarioName = scenarioName
         self.meta = meta
         self.summary = summary
         self.minutes = minutes
+        self.startHour = startHour
         self.busiestHour = busiestHour
     }
 
@@ -89,15 +93,16 @@ public struct FleetDayPage: Sendable {
                                                           rows: summary.map { [$0.label, $0.value, $0.name] }))
         html += "<h2>Minute by minute</h2>\n"
         let shaded = busiestHour.map { hour in
-            (minutes: (hour * 60)..<min((hour + 1) * 60, max(minutes.count, hour * 60 + 1)),
-             label: "busiest hour (\(SVGTimeSeriesChart.clockText(hour * 60))–\(SVGTimeSeriesChart.clockText((hour + 1) * 60)))")
+            let first = ((hour - startHour) % 24 + 24) % 24 * 60
+            return (minutes: first..<max(first, min(first + 60, minutes.count)),
+                    label: "busiest hour (\(SVGTimeSeriesChart.clockText(hour * 60))–\(SVGTimeSeriesChart.clockText((hour + 1) * 60)))")
         }
         if let shaded { html += "<p class=\"note\">The shaded band on every chart is the \(esc(shaded.label)).</p>\n" }
         html += "<div class=\"charts\">\n"
         for chart in Self.charts {
             let series = chart.lines.map { line in SVGTimeSeriesChart.Series(label: line.label, values: minutes.map(line.value)) }
             let svg = SVGTimeSeriesChart(title: chart.title, yLabel: chart.yLabel, series: series, minutes: minutes.count,
-                                         shaded: shaded, yAsPercent: chart.isShare, yMaximum: chart.isShare ? 1 : nil)
+                                         startMinute: startHour * 60, shaded: shaded, yAsPercent: chart.isShare, yMaximum: chart.isShare ? 1 : nil)
             html += svg.render() + "\n"
         }
         html += "</div>\n</body>\n</html>\n"
