@@ -111,4 +111,30 @@ final class FleetDayPageTests: XCTestCase {
         XCTAssertEqual(SVGTimeSeriesChart.clockTicks(minutes: 180).map(\.text).last, "3:00")
         XCTAssertLessThanOrEqual(SVGTimeSeriesChart.clockTicks(minutes: 2_880).count, 25)
     }
+
+    /// A fleet report (`FleetReportStore`, what `keysim fleet --db` writes) exports to its day
+    /// page through the registry: `fleet-html`, and `html` for a report with no keyboard run;
+    /// a report with no fleet is refused by `fleet-html` with nothing written.
+    func testAFleetReportExportsToItsDayPage() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("fleet.sqlite")
+        let report = FleetReport(scenarioName: "by hand", scenarioPath: "x.json5", fingerprint: "f", seed: 3, users: 10, represents: 1_000,
+                                 partitionCount: 1, partitions: [0], minutes: Self.day(), sessions: 50, sessionsOpenMax: [5])
+        try FleetReportStore.write(report, toFile: path, busyTimeoutMs: 1_000)
+        let store = try ReportStore(path: path, readOnly: true)
+        let exporter = try XCTUnwrap(ExporterRegistry.standard.exporter(named: "fleet-html"))
+        XCTAssertEqual(try exporter.export(ExportSource(store), to: .file(folder.path("day.html"))), [folder.path("day.html")])
+        let page = try String(contentsOfFile: folder.path("day.html"), encoding: .utf8)
+        XCTAssertEqual(page, FleetDayPage(FleetResult(report)).render())
+        XCTAssertTrue(page.contains("<title>busiest hour (18:00–19:00)</title>"))
+        XCTAssertTrue(page.contains("10 simulated users standing for 1000 daily users; 50 sessions; 24 hours from 0:00"))
+        _ = try XCTUnwrap(ExporterRegistry.standard.exporter(named: "html")).export(ExportSource(store), to: .file(folder.path("html.html")))
+        XCTAssertEqual(try String(contentsOfFile: folder.path("html.html"), encoding: .utf8), page, "html writes a fleet's page")
+
+        let empty = try ReportStore(path: folder.path("empty.sqlite"))
+        XCTAssertThrowsError(try exporter.export(ExportSource(empty), to: .file(folder.path("none.html")))) {
+            XCTAssertTrue("\($0)".contains("holds no fleet run: keysim fleet SCENARIO --db FILE writes one"), "\($0)")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.path("none.html")))
+    }
 }
