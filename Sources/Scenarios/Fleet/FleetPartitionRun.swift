@@ -28,23 +28,14 @@ struct FleetPartitionRun {
         let caches = SimulationCaches()
         let keyboard = scenario.keyboard
         let planner = planner
-        let seed = scenario.seed
         let tracker = tracker
         var closedSinceReport = 0
-        var fleetSimulation = FleetSimulation<DictationAudioResolver<ArrayTraceSource>, FleetMinuteSink>(
+        var fleetSimulation = FleetSimulation<FleetPlanner.Source, FleetMinuteSink>(
             backend: SharedBackend(config: backendConfig), plans: plans,
             open: { plan, _ in
-                // The session's typing is synthesised now, when it opens, and gone when it closes.
-                let session = planner.session(plan)
-                let (header, events) = session.synthesis.trace(of: planner.script(of: session))
-                var config = keyboard
-                if let network = session.network { config.network = network.config }
-                let simulation = FleetSimulation<DictationAudioResolver<ArrayTraceSource>, FleetMinuteSink>.makeSimulation(
-                    config: config, seed: seed, replication: 0, plan: plan, header: header, caches: caches)
                 bins.update(at: plan.start.nanoseconds) { $0.sessionsStarted += 1 }
-                let source = DictationAudioResolver(ArrayTraceSource(events), tracePath: session.text.path) { _ in nil }
-                return try SessionRunner(simulation: simulation, source: source,
-                                         sink: FleetMinuteSink(bins: bins, startNanos: plan.start.nanoseconds))
+                return try planner.open(plan, keyboard: keyboard, caches: caches,
+                                        sink: FleetMinuteSink(bins: bins, startNanos: plan.start.nanoseconds))
             },
             close: { plan, summary, _ in
                 bins.addOpen(from: plan.start.nanoseconds, to: plan.start.nanoseconds + summary.endTime.nanoseconds)

@@ -164,3 +164,25 @@ public struct FleetPlanner: Sendable {
         return total
     }
 }
+
+extension FleetPlanner {
+    /// The trace source a fleet session replays: its synthesised events, dictation clips
+    /// resolved beside its text.
+    public typealias Source = DictationAudioResolver<ArrayTraceSource>
+
+    /// Opens a planned session: synthesises its typing now (so that memory follows the
+    /// sessions open, not the users) and builds its simulation on `keyboard` with the
+    /// session's network, its requests sent to a `SessionPort`, its streams keyed by
+    /// (seed, user, session).
+    public func open<Sink: ObservationSink>(_ plan: FleetSessionPlan, keyboard: KeyboardConfig, caches: SimulationCaches,
+                                            sink: Sink) throws -> SessionRunner<Source, Sink> {
+        let session = session(plan)
+        let (header, events) = session.synthesis.trace(of: script(of: session))
+        var config = keyboard
+        if let network = session.network { config.network = network.config }
+        let simulation = FleetSimulation<Source, Sink>.makeSimulation(config: config, seed: seed, replication: 0, plan: plan,
+                                                                      header: header, caches: caches)
+        let source = DictationAudioResolver(ArrayTraceSource(events), tracePath: session.text.path) { _ in nil }
+        return try SessionRunner(simulation: simulation, source: source, sink: sink)
+    }
+}

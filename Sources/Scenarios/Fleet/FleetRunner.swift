@@ -19,8 +19,8 @@ public enum FleetRunner {
             guard (1...FleetConfig.usersMax).contains(users) else {
                 throw FleetRunError("--users must be between 1 and \(FleetConfig.usersMax), not \(users)")
             }
-            // The users stand for as many daily users as before, or at least themselves.
-            fleet.represents = max(users, fleet.represents == fleet.users ? users : fleet.represents)
+            // Each simulated user stands for as many daily users as before.
+            fleet.represents = max(users, Int((Double(fleet.represents) / Double(fleet.users) * Double(users)).rounded()))
             fleet.users = users
         }
         let fleetAsRun = fleet
