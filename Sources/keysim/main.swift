@@ -12,6 +12,7 @@ enum Keysim {
             .command(AnyCommand(CompareCommand.self)),
             .command(AnyCommand(GateCommand.self)),
             .command(AnyCommand(SweepCommand.self)),
+            .command(AnyCommand(FleetCommand.self)),
             .command(AnyCommand(ReportCommand.self)),
             .command(AnyCommand(MergeCommand.self)),
             .group(TraceCommand.group),

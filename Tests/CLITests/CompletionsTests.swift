@@ -15,7 +15,7 @@ final class CompletionsTests: XCTestCase {
         let top = try runKeysim(["--help"])
         let commands = top.stdout.components(separatedBy: "COMMANDS:\n")[1].components(separatedBy: "\n\n")[0]
             .split(separator: "\n").map { String($0.split(separator: " ")[0]) }
-        XCTAssertEqual(commands, ["run", "compare", "gate", "sweep", "report", "merge", "trace", "dict", "calibrate", "completions"])
+        XCTAssertEqual(commands, ["run", "compare", "gate", "sweep", "fleet", "report", "merge", "trace", "dict", "calibrate", "completions"])
         var words: [(context: String, word: String)] = commands.map { ("keysim", $0) } + [("keysim", "--version")]
         for command in commands {
             let help = try runKeysim([command, "--help"]).stdout

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import Report
+import Scenarios
 import Sim
 
 /// The fleet tables: a fleet written and read back is the same fleet, the reports of its
@@ -37,9 +38,10 @@ final class FleetReportTests: XCTestCase {
             m.underlinesWithVerdict = rng.below(m.underlinesEnded + 1)
             return m
         }
-        return FleetReport(scenarioName: "fleet-test", scenarioPath: "scenarios/fleet-test.json5", fingerprint: fingerprint, seed: seed,
-                           users: 40, represents: 1_000_000, partitionCount: count, partitions: [index], minutes: days,
-                           sessions: rng.below(100), sessionsOpenMax: [rng.below(30)], wallSeconds: Double(rng.below(100)))
+        let result = FleetResult(scenarioName: "fleet-test", fingerprint: fingerprint, seed: seed, users: 40, represents: 1_000_000,
+                                 partitionCount: count, partitions: [index], spanMinutes: minutes - minutes % 60, startHour: 7,
+                                 dayShare: 0.5, minutes: days, sessions: rng.below(100), sessionsOpenMax: [rng.below(30)])
+        return FleetReport(result, scenarioPath: "scenarios/fleet-test.json5", wallSeconds: Double(rng.below(100)))
     }
 
     /// The partitions of a fleet, and the whole merged from them.
@@ -109,10 +111,10 @@ final class FleetReportTests: XCTestCase {
         let pa = try file("a.sqlite", a), pb = try file("b.sqlite", b), pa2 = try file("a2.sqlite", a)
         let ps = try file("seed.sqlite", otherSeed), pf = try file("scenario.sqlite", otherScenario)
         let cases: [([String], String)] = [
-            ([pa, ps], "a different seed (43, not 42)"),
-            ([pa, pf], "a different scenario"),
-            ([pa, pa2], "partition(s) 0 held twice"),
-            ([pa], "partition(s) 1 of 2 missing"),
+            ([pa, ps], "seed.sqlite: error: is not a shard of the fleet in \(pa): cannot merge fleet results of different seeds: 42 and 43"),
+            ([pa, pf], "scenario.sqlite: error: is not a shard of the fleet in \(pa): cannot merge fleet results of different scenario settings"),
+            ([pa, pa2], "a2.sqlite: error: is not a shard of the fleet in \(pa): cannot merge fleet results that both hold partition"),
+            ([pa], "a.sqlite: error: cannot merge the fleet of scenario 'fleet-test': partition(s) 1 of 0…1 missing"),
         ]
         for (inputs, expected) in cases {
             let out = folder.path("out-\(expected.count).sqlite")
@@ -124,31 +126,34 @@ final class FleetReportTests: XCTestCase {
         XCTAssertNoThrow(try FleetReportMerge.merge(output: folder.path("ok.sqlite"), inputs: [pb, pa], busyTimeoutMs: 1000))
     }
 
-    func testTheDaysFiguresAreReadFromItsMinutes() throws {
-        var minutes = (0..<180).map { FleetMinute(minute: $0, replicas: 2) }
+    func testTheHoursAreReadFromTheMinutes() throws {
+        var minutes = (0..<185).map { FleetMinute(minute: $0, replicas: 2) }
         minutes[61].backend.arrivals = 120  // hour 1: 120 + 60 arrivals
         minutes[62].backend.arrivals = 60
         minutes[5].backend.arrivals = 30
+        minutes[183].backend.arrivals = 6  // drained after the span: the last hour's
         minutes[61].backend.busyReplicaNanos = FleetMinute.lengthNanos  // one of two replicas busy all minute
         minutes[61].backend.batchedRequestNanos = 3 * FleetMinute.lengthNanos
         minutes[61].backend.costPicoUSD = 2_000_000_000_000  // 2 USD for 40 users standing for 1,000,000
         minutes[61].verdict.add(300_000_000)
-        let report = FleetReport(scenarioName: "s", scenarioPath: "s.json5", fingerprint: "f", seed: 1, users: 40, represents: 1_000_000,
-                                 partitionCount: 1, partitions: [0], minutes: minutes, sessions: 3, sessionsOpenMax: [2])
-        XCTAssertEqual(report.hours.count, 3)
-        XCTAssertEqual(report.busiestHour, 1)
-        XCTAssertEqual(report.peakArrivalsPerSecond, 2)
-        XCTAssertEqual(report.peakToMean!, 120.0 * 180 / 210, accuracy: 1e-12)
-        XCTAssertEqual(report.costUSDPerDay!, 2 * 1_000_000 / 40, accuracy: 1e-9)
-        XCTAssertEqual(report.costUSDPerDailyUser!, 2.0 / 40, accuracy: 1e-12)
-        XCTAssertEqual(report.hours[1].arrivalsPerSecond, 180.0 / 3600, accuracy: 1e-12)
-        XCTAssertEqual(report.hours[1].utilisation!, 1.0 / 120, accuracy: 1e-12)
-        XCTAssertEqual(report.hours[1].meanBatch!, 3, accuracy: 1e-12)
-        XCTAssertEqual(report.hours[1].verdictMs(95)!, 300, accuracy: 300 * 0.01)
-        let text = report.summaryTable() + report.hourTable()
-        let lines = text.split(separator: "\n")
-        XCTAssertTrue(lines.contains { $0.hasPrefix("cost per day (USD) ") && $0.hasSuffix(" 50000.00") }, text)
-        XCTAssertTrue(lines.contains { $0.hasPrefix("busiest hour ") && $0.hasSuffix(" 1") }, text)
-        XCTAssertTrue(lines.contains { $0.hasPrefix("1 ") && $0.contains(" 0.05 ") && $0.hasSuffix(" -") }, text)
+        let result = FleetResult(scenarioName: "s", fingerprint: "f", seed: 1, users: 40, represents: 1_000_000, partitionCount: 1,
+                                 partitions: [0], spanMinutes: 180, startHour: 22, dayShare: 1, minutes: minutes, sessions: 3,
+                                 sessionsOpenMax: [2])
+        let report = FleetReport(result, scenarioPath: "s.json5")
+        XCTAssertEqual(report.hours.map(\.hourOfDay), [22, 23, 0])
+        XCTAssertEqual(report.hours.map(\.span.minuteCount), [60, 60, 65])
+        XCTAssertEqual(report.hours[1].span.arrivalsPerSecond, 180.0 / 3600, accuracy: 1e-12)
+        XCTAssertEqual(report.hours[2].span.arrivalsPerSecond, 6.0 / 3900, accuracy: 1e-12)
+        XCTAssertEqual(report.hours[1].span.utilisation!, 1.0 / 120, accuracy: 1e-12)
+        XCTAssertEqual(report.hours[1].span.meanBatch!, 3, accuracy: 1e-12)
+        XCTAssertEqual(report.hours[1].span.verdictMs(95)!, 300, accuracy: 300 * 0.01)
+        XCTAssertNil(report.hours[0].span.verdictMs(95))
+        let lines = (report.summaryTable() + report.hourTable()).split(separator: "\n")
+        XCTAssertTrue(lines.contains { $0.hasPrefix("cost per day (USD) ") && $0.hasSuffix(" 50000.00") }, "\(lines)")
+        XCTAssertTrue(lines.contains { $0.hasPrefix("busiest hour ") && $0.hasSuffix(" 23:00") }, "\(lines)")
+        XCTAssertTrue(lines.contains { $0.hasPrefix("23:00 ") && $0.contains(" 0.05 ") && $0.contains(" 3.00 ") && $0.contains(" 0.8%") }, "\(lines)")
+        let json = report.jsonDocument(report: "r.sqlite", shard: nil).rendered()
+        XCTAssertTrue(json.contains("\"schema\": \"keysim.fleet\""), json)
+        XCTAssertTrue(json.contains("\"busiest_hour\": 23"), json)
     }
 }

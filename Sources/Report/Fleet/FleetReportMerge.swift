@@ -49,7 +49,7 @@ public enum FleetReportMerge {
             do {
                 try whole.merge(shard)
             } catch {
-                throw ReportError(file: input, message: "is not a shard of the fleet in \(inputs[0]): it holds \(error.message); merge combines the shards of one fleet run")
+                throw ReportError(file: input, message: "is not a shard of the fleet in \(inputs[0]): \(error.message); merge combines the shards of one fleet run")
             }
             merged = whole
         }
@@ -57,7 +57,7 @@ public enum FleetReportMerge {
         let missing = report.missingPartitions
         guard missing.isEmpty else {
             let list = missing.prefix(10).map(String.init).joined(separator: ", ") + (missing.count > 10 ? ", …" : "")
-            throw ReportError(file: inputs[0], message: "cannot merge the fleet of scenario '\(report.scenarioName)': partition(s) \(list) of \(report.partitionCount) missing; give every shard's file")
+            throw ReportError(file: inputs[0], message: "cannot merge the fleet of scenario '\(report.scenarioName)': partition(s) \(list) of 0…\(report.partitionCount - 1) missing; give every shard's file")
         }
         let fleetID = try FleetReportStore.write(report, toFile: output, busyTimeoutMs: busyTimeoutMs)
         return Summary(inputs: inputs.count, fleetID: fleetID, report: report)

@@ -1,3 +1,4 @@
+import Scenarios
 import Sim
 
 /// Reading fleets back: every additive figure and histogram bucket as written, so that a
@@ -20,31 +21,35 @@ extension FleetReportStore {
 
     private static func read(_ db: Database, fleetID: Int64, path: String) throws -> FleetReport {
         let s = ReportTables.fleetSummary
-        let columns = [s.scenarioName.index, s.scenarioPath.index, s.fingerprint.index, s.seed.index, s.users.index, s.represents.index,
-                       s.partitionCount.index, s.partitions.index, s.minutes.index, s.sessions.index, s.sessionsOpenMax.index,
-                       s.wallSeconds.index].map { s.table.columns[Int($0)].name }
+        let handles: [any TableColumnHandle] = [s.scenarioName, s.scenarioPath, s.fingerprint, s.seed, s.users, s.represents, s.partitionCount,
+                                                s.partitions, s.minutes, s.sessions, s.sessionsOpenMax, s.wallSeconds, s.spanMinutes,
+                                                s.startHour, s.dayShare]
+        let columns = handles.map { s.table.columns[Int($0.index)].name }
         let rows = try db.query("SELECT \(columns.joined(separator: ", ")) FROM fleet_summary WHERE fleet_id = ?", [.integer(fleetID)])
         guard let row = rows.first else { throw ReportError(file: path, message: "holds no fleet \(fleetID)") }
         func int(_ index: Int) -> Int64 { if case .integer(let v) = row[index] { v } else { 0 } }
+        func real(_ index: Int) -> Double { if case .real(let v) = row[index] { v } else { Double(int(index)) } }
         func text(_ index: Int) -> String { if case .text(let v) = row[index] { v } else { "" } }
-        func array(_ index: Int) throws -> [Int] {
-            let inner = text(index).dropFirst().dropLast()
-            guard text(index).first == "[", text(index).last == "]" else { throw bad("fleet_summary.\(columns[index]) is not a JSON array of whole numbers") }
-            let values = inner.isEmpty ? [] : inner.split(separator: ",").map { Int($0) }
-            guard values.allSatisfy({ $0 != nil }) else { throw bad("fleet_summary.\(columns[index]) is not a JSON array of whole numbers") }
-            return values.map { $0! }
-        }
         func bad(_ message: String) -> ReportError { ReportError(file: path, message: "fleet \(fleetID): \(message)") }
+        func array(_ index: Int) throws -> [Int] {
+            let json = text(index)
+            let values = json.dropFirst().dropLast().split(separator: ",", omittingEmptySubsequences: false).map { Int($0) }
+            guard json.first == "[", json.last == "]", json == "[]" || values.allSatisfy({ $0 != nil }) else {
+                throw bad("fleet_summary.\(columns[index]) is not a JSON array of whole numbers")
+            }
+            return json == "[]" ? [] : values.map { $0! }
+        }
         let partitions = try array(7)
         let sessionsOpenMax = try array(10)
         guard partitions.count == sessionsOpenMax.count, zip(partitions, partitions.dropFirst()).allSatisfy({ $0 < $1 }) else {
             throw bad("fleet_summary.partitions and sessions_open_max do not match (ascending partitions, one figure each)")
         }
-        let wall: Double = if case .real(let v) = row[11] { v } else { Double(int(11)) }
         let minutes = try readMinutes(db, fleetID: fleetID, count: Int(int(8)), bad: bad)
-        return FleetReport(scenarioName: text(0), scenarioPath: text(1), fingerprint: text(2), seed: UInt64(bitPattern: int(3)),
-                           users: Int(int(4)), represents: Int(int(5)), partitionCount: Int(int(6)), partitions: partitions,
-                           minutes: minutes, sessions: Int(int(9)), sessionsOpenMax: sessionsOpenMax, wallSeconds: wall)
+        let result = FleetResult(scenarioName: text(0), fingerprint: text(2), seed: UInt64(bitPattern: int(3)), users: Int(int(4)),
+                                 represents: Int(int(5)), partitionCount: Int(int(6)), partitions: partitions, spanMinutes: Int(int(12)),
+                                 startHour: Int(int(13)), dayShare: real(14), minutes: minutes, sessions: Int(int(9)),
+                                 sessionsOpenMax: sessionsOpenMax)
+        return FleetReport(result, scenarioPath: text(1), wallSeconds: real(11))
     }
 
     private static func readMinutes(_ db: Database, fleetID: Int64, count: Int, bad: (String) -> ReportError) throws -> [FleetMinute] {

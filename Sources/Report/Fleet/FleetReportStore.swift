@@ -1,3 +1,4 @@
+import Scenarios
 import Sim
 
 /// Writes a `FleetReport` into a report file's fleet tables and reads it back exactly.
@@ -38,45 +39,50 @@ public enum FleetReportStore {
     /// Inserts `report` inside the caller's transaction; returns its `fleet_id`.
     static func insert(_ report: FleetReport, into db: Database) throws -> Int64 {
         let s = ReportTables.fleetSummary
-        var summary = BulkInsert(db, s.table)
-        let day = report.day
-        let busiest = report.busiestHour.map { report.hours[$0] }
-        try summary.insertRow { row in
-            try row.set(s.scenarioName, report.scenarioName)
+        var summaryRow = BulkInsert(db, s.table)
+        let result = report.result
+        let summary = result.summary
+        try summaryRow.insertRow { row in
+            try row.set(s.scenarioName, result.scenarioName)
             try row.set(s.scenarioPath, report.scenarioPath)
-            try row.set(s.fingerprint, report.fingerprint)
-            try row.set(s.seed, Int64(bitPattern: report.seed))
-            try row.set(s.users, report.users)
-            try row.set(s.represents, report.represents)
-            try row.set(s.partitionCount, report.partitionCount)
-            try row.set(s.partitions, jsonArray(report.partitions))
-            try row.set(s.minutes, report.minutes.count)
-            try row.set(s.sessions, report.sessions)
-            try row.set(s.sessionsOpenMax, jsonArray(report.sessionsOpenMax))
-            try row.set(s.keys, report.keys)
-            try row.set(s.arrivals, day.total.backend.arrivals)
-            try row.set(s.admitted, day.total.backend.admitted)
-            try row.set(s.rejected, day.rejected)
-            try row.set(s.inputTokens, day.total.backend.inputTokens)
-            try row.set(s.cachedTokens, day.total.backend.cachedTokens)
-            try row.set(s.outputTokens, day.total.backend.outputTokens)
-            try row.set(s.costPicoUSD, day.total.backend.costPicoUSD)
-            try row.set(s.costUSDPerDay, report.costUSDPerDay)
-            try row.set(s.costUSDPerDailyUser, report.costUSDPerDailyUser)
-            try row.set(s.rejectedShare, day.rejectedShare)
-            try row.set(s.peakToMean, report.peakToMean)
-            try row.set(s.peakArrivalsPerSecond, report.peakArrivalsPerSecond)
-            try row.set(s.busiestHour, report.busiestHour)
-            try row.set(s.busiestHourFirstTokenP95Ms, busiest?.firstTokenMs(95))
-            try row.set(s.busiestHourVerdictP95Ms, busiest?.verdictMs(95))
-            try row.set(s.verdictCoverage, day.verdictCoverage)
-            try row.set(s.utilisation, day.utilisation)
+            try row.set(s.fingerprint, result.fingerprint)
+            try row.set(s.seed, Int64(bitPattern: result.seed))
+            try row.set(s.users, result.users)
+            try row.set(s.represents, result.represents)
+            try row.set(s.partitionCount, result.partitionCount)
+            try row.set(s.partitions, jsonArray(result.partitions))
+            try row.set(s.spanMinutes, result.spanMinutes)
+            try row.set(s.startHour, result.startHour)
+            try row.set(s.dayShare, result.dayShare)
+            try row.set(s.minutes, result.minutes.count)
+            try row.set(s.sessions, result.sessions)
+            try row.set(s.sessionsOpenMax, jsonArray(result.sessionsOpenMax))
+            try row.set(s.keys, summary.keys)
+            try row.set(s.arrivals, summary.arrivals)
+            try row.set(s.admitted, summary.admitted)
+            try row.set(s.rejected, summary.rejected.reduce(0) { $0 + $1.count })
+            try row.set(s.inputTokens, summary.inputTokens)
+            try row.set(s.cachedTokens, summary.cachedTokens)
+            try row.set(s.outputTokens, summary.outputTokens)
+            try row.set(s.costUSD, summary.costUSD)
+            try row.set(s.costUSDPerDay, summary.costUSDPerDay)
+            try row.set(s.costUSDPerDailyUser, summary.costUSDPerDailyUser)
+            try row.set(s.rejectedShare, summary.rejectedShare)
+            try row.set(s.peakToMean, summary.peakToMean)
+            try row.set(s.peakArrivalsPerSecond, summary.peakArrivalsPerSecond)
+            try row.set(s.busiestHour, summary.busiestHour)
+            try row.set(s.busiestHourFirstTokenP95Ms, summary.busiestHourFirstTokenP95Ms)
+            try row.set(s.busiestHourVerdictP95Ms, summary.busiestHourVerdictP95Ms)
+            try row.set(s.firstTokenP95Ms, summary.firstTokenP95Ms)
+            try row.set(s.verdictP95Ms, summary.verdictP95Ms)
+            try row.set(s.verdictCoverage, summary.verdictCoverage)
+            try row.set(s.utilisation, summary.utilisation)
             try row.set(s.keysimVersion, KeysimVersion.current)
             try row.set(s.createdAt, ReportStore.timestamp())
             try row.set(s.wallSeconds, report.wallSeconds)
         }
         let fleetID = db.lastInsertRowID
-        try insertMinutes(report.minutes, fleetID: fleetID, into: db)
+        try insertMinutes(result.minutes, fleetID: fleetID, into: db)
         return fleetID
     }
 

@@ -15,12 +15,12 @@ extension ReportTables {
         let table: ReportTable
         let fleetID: TableColumn<RowID>
         let scenarioName, scenarioPath, fingerprint, partitions, sessionsOpenMax, keysimVersion, createdAt: TableColumn<String>
-        let seed, users, represents, partitionCount, minutes, sessions, keys, arrivals, admitted, rejected: TableColumn<Int64>
-        let inputTokens, cachedTokens, outputTokens, costPicoUSD: TableColumn<Int64>
-        let costUSDPerDay, costUSDPerDailyUser, peakToMean, peakArrivalsPerSecond: TableColumn<Double?>
-        let rejectedShare, verdictCoverage, utilisation: TableColumn<Double?>
+        let seed, users, represents, partitionCount, spanMinutes, startHour, minutes, sessions, keys: TableColumn<Int64>
+        let arrivals, admitted, rejected, inputTokens, cachedTokens, outputTokens: TableColumn<Int64>
+        let dayShare, costUSD, costUSDPerDay, costUSDPerDailyUser, peakArrivalsPerSecond: TableColumn<Double>
+        let peakToMean, rejectedShare, verdictCoverage, utilisation: TableColumn<Double?>
+        let firstTokenP95Ms, verdictP95Ms, busiestHourFirstTokenP95Ms, busiestHourVerdictP95Ms: TableColumn<Double?>
         let busiestHour: TableColumn<Int64?>
-        let busiestHourFirstTokenP95Ms, busiestHourVerdictP95Ms: TableColumn<Double?>
         let wallSeconds: TableColumn<Double>
 
         init() {
@@ -28,37 +28,42 @@ extension ReportTables {
             fleetID = t.column("fleet_id")
             scenarioName = t.column("scenario_name")
             scenarioPath = t.column("scenario_path")
-            fingerprint = t.column("fingerprint", "the scenario's fingerprint as run (overrides applied); shards of one fleet share it")
+            fingerprint = t.column("fingerprint", "the scenario as run (overrides applied, its typists' content); shards of one fleet share it")
             seed = t.column("seed")
             users = t.column("users", "users simulated, every partition's")
-            represents = t.column("represents", "the daily users they stand for; costs per day are scaled by represents / users")
+            represents = t.column("represents", "the daily users they stand for; figures per day are scaled by represents / users")
             partitionCount = t.column("partition_count", "partitions the fleet is split into")
             partitions = t.column("partitions", "the 0-based partitions this row holds, a JSON array in ascending order")
-            minutes = t.column("minutes", "minutes of the day (rows in `fleet_minutes`)")
+            spanMinutes = t.column("span_minutes", "minutes of the simulated span (the day's hours × 60)")
+            startHour = t.column("start_hour", "the hour of the day (0…23) minute 0 begins")
+            dayShare = t.column("day_share", "the share of a day's sessions the span holds (1 for a whole day)", unit: "share")
+            minutes = t.column("minutes", "rows in `fleet_minutes`: the span's, then those the last sessions drained in")
             sessions = t.column("sessions", "sessions simulated in these partitions")
             sessionsOpenMax = t.column("sessions_open_max", "per partition held, the most sessions open at once: a JSON array in partition order")
             keys = t.column("keys", "keys the sessions handled")
             arrivals = t.column("arrivals", "requests arriving at the backends")
             admitted = t.column("admitted", "requests admitted to a queue")
-            rejected = t.column("rejected", "requests refused, every reason")
+            rejected = t.column("rejected", "requests refused, every reason (`fleet_minutes` has them by reason)")
             inputTokens = t.column("input_tokens", "input tokens billed (cached included)")
             cachedTokens = t.column("cached_tokens")
             outputTokens = t.column("output_tokens")
-            costPicoUSD = t.column("cost_picousd", "what the simulated users' requests cost", unit: "picodollars")
-            costUSDPerDay = t.column("cost_usd_per_day", "the day's cost for the represented users", unit: "USD")
-            costUSDPerDailyUser = t.column("cost_usd_per_daily_user", unit: "USD")
+            costUSD = t.column("cost_usd", "what the simulated users' requests cost over the span", unit: "USD")
+            costUSDPerDay = t.column("cost_usd_per_day", "a day of every daily user: cost_usd × represents / users / day_share", unit: "USD")
+            costUSDPerDailyUser = t.column("cost_usd_per_daily_user", "cost_usd_per_day / represents", unit: "USD")
             rejectedShare = t.column("rejected_share", "share of the arrivals refused", unit: "share")
-            peakToMean = t.column("peak_to_mean", "the busiest minute's arrivals over the mean minute's", unit: "ratio")
-            peakArrivalsPerSecond = t.column("peak_arrivals_per_s", "the busiest minute's arrivals per second", unit: "1/s")
-            busiestHour = t.column("busiest_hour", "0-based hour of the day with the most arrivals")
+            peakToMean = t.column("peak_to_mean", "the busiest minute's arrivals over the mean minute's, over the span", unit: "ratio")
+            peakArrivalsPerSecond = t.column("peak_arrivals_per_s", "the busiest minute's arrivals per second (simulated users)", unit: "1/s")
+            busiestHour = t.column("busiest_hour", "the hour of the day (0…23) with the most arrivals")
             busiestHourFirstTokenP95Ms = t.column("busiest_hour_first_token_p95_ms", "p95 arrival to first token in the busiest hour")
             busiestHourVerdictP95Ms = t.column("busiest_hour_verdict_p95_ms", "p95 word finished to verdict in the busiest hour")
-            verdictCoverage = t.column("verdict_coverage", "share of the local underlines that had the cloud's verdict", unit: "share")
-            utilisation = t.column("utilisation", "share of replica time with a batch being served, over the day", unit: "share")
+            firstTokenP95Ms = t.column("first_token_p95_ms", "p95 arrival to first token over the day")
+            verdictP95Ms = t.column("verdict_p95_ms", "p95 word finished to verdict over the day")
+            verdictCoverage = t.column("verdict_coverage", "share of the local underlines that had the cloud's verdict in time", unit: "share")
+            utilisation = t.column("utilisation", "replica time serving a batch over replica time, every minute", unit: "share")
             keysimVersion = t.column("keysim_version")
             createdAt = t.column("created_at", "when the row was written (ISO 8601)")
-            wallSeconds = t.column("wall_seconds", "wall-clock time of the run (of every shard's, summed, after a merge)")
-            table = t.table(primaryKey: [fleetID])
+            wallSeconds = t.column("wall_seconds", "wall-clock time of the run (every shard's, summed, after a merge)")
+            table = t.table(primaryKey: [fleetID], note: "The figures from `keys` on are `FleetResult.summary` of the fleet's minutes.")
         }
     }
 
