@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import Report
+import Scenarios
 import Sim
 
 /// The fleet's day page on a day of minutes made by hand: a load that peaks in the evening,
@@ -118,14 +119,13 @@ final class FleetDayPageTests: XCTestCase {
     func testAFleetReportExportsToItsDayPage() throws {
         let folder = try TemporaryFolder()
         let path = folder.path("fleet.sqlite")
-        let report = FleetReport(scenarioName: "by hand", scenarioPath: "x.json5", fingerprint: "f", seed: 3, users: 10, represents: 1_000,
-                                 partitionCount: 1, partitions: [0], minutes: Self.day(), sessions: 50, sessionsOpenMax: [5])
+        let report = FleetReport(FleetDayMetricsTests.result(), scenarioPath: "x.json5")
         try FleetReportStore.write(report, toFile: path, busyTimeoutMs: 1_000)
         let store = try ReportStore(path: path, readOnly: true)
         let exporter = try XCTUnwrap(ExporterRegistry.standard.exporter(named: "fleet-html"))
         XCTAssertEqual(try exporter.export(ExportSource(store), to: .file(folder.path("day.html"))), [folder.path("day.html")])
         let page = try String(contentsOfFile: folder.path("day.html"), encoding: .utf8)
-        XCTAssertEqual(page, FleetDayPage(FleetResult(report)).render())
+        XCTAssertEqual(page, FleetDayPage(report.result).render())
         XCTAssertTrue(page.contains("<title>busiest hour (18:00–19:00)</title>"))
         XCTAssertTrue(page.contains("10 simulated users standing for 1000 daily users; 50 sessions; 24 hours from 0:00"))
         _ = try XCTUnwrap(ExporterRegistry.standard.exporter(named: "html")).export(ExportSource(store), to: .file(folder.path("html.html")))

@@ -32,7 +32,7 @@ public struct FleetDayPageExporter: StreamExporter {
 
     /// Writes the page of `report` to `output`.
     static func write(_ report: FleetReport, to output: ReportOutput) throws {
-        try output.write(FleetDayPage(FleetResult(report)).render())
+        try output.write(FleetDayPage(report.result).render())
         try output.finish()
     }
 
