@@ -99,4 +99,17 @@ final class FleetDayMetricsTests: XCTestCase {
         // 7:00 is minute 60 of 120: the plot's middle, 64 + 1200 / 2.
         XCTAssertTrue(html.contains("<rect x=\"664\" y=\"28\" width=\"600\""), html)
     }
+
+    /// A busy hour and its drain is all busiest hour: nothing is shaded, the table still names it.
+    func testAPageOfOneHourShadesNothing() {
+        let minutes = (0..<62).map { index -> FleetMinute in
+            var minute = FleetMinute(minute: index, replicas: 1)
+            minute.backend.arrivals = 20 + index % 7
+            return minute
+        }
+        let html = FleetDayPage(Self.result(startHour: 21, minutes: minutes)).render()
+        XCTAssertFalse(html.contains("<title>busiest hour"), "no shade")
+        XCTAssertTrue(html.contains("<td class=\"num\">21:00–22:00</td>"))
+        XCTAssertTrue(html.contains(">21:00</text>") && html.contains(">21:05</text>") && html.contains(">22:00</text>"))
+    }
 }

@@ -51,9 +51,9 @@ public struct FleetMetric: Sendable, Equatable {
     /// The metric's value for `result`. Computing several of one result, make its `Day` once.
     public func value(for result: FleetResult) -> Double? { value(for: Day(result)) }
 
-    /// Decimal places shown in tables: a share to 4, dollars to 6 (a daily user's cost is a
-    /// fraction of a cent), counts and milliseconds to 2.
-    public var decimals: Int { unit == "share" ? 4 : unit.hasPrefix("USD") ? 6 : 2 }
+    /// Decimal places shown in tables: a share to 4, a daily user's dollars to 6 (a fraction
+    /// of a cent), a day's dollars, counts and milliseconds to 2.
+    public var decimals: Int { unit == "share" ? 4 : unit == "USD per daily user" ? 6 : 2 }
 
     /// `value` as a table shows it, "–" for none.
     public func text(_ value: Double?) -> String { value.map { TextTable.fixed($0, decimals) } ?? "–" }

@@ -9,6 +9,9 @@ struct SVGTimeSeriesChart {
     struct Series {
         var label: String
         var values: [Double?]
+        /// An SVG dash pattern, for a line that may lie on another (admitted on arrivals);
+        /// nil for the palette's.
+        var dash: String? = nil
     }
 
     var title: String
@@ -29,7 +32,7 @@ struct SVGTimeSeriesChart {
     var height = 260.0
 
     /// The shade's colour: a light grey that lines of every palette colour stay legible on.
-    static let shadeColor = "#8c959f"
+    static let shadeColor = "#afb8c1"
 
     /// The chart as inline SVG.
     func render() -> String {
@@ -46,7 +49,7 @@ struct SVGTimeSeriesChart {
                                      color: Self.shadeColor, label: shaded.label))
         }
         for (index, line) in series.enumerated() {
-            chart.marks += Self.marks(line, color: SVGChart.color(index), dash: SVGChart.dash(index), startMinute: startMinute)
+            chart.marks += Self.marks(line, color: SVGChart.color(index), dash: line.dash ?? SVGChart.dash(index), startMinute: startMinute)
         }
         return chart.render()
     }
