@@ -32,6 +32,10 @@ extension SweepCommand {
     /// `keysim.sweep` JSON document).
     func runFleet(_ plan: SweepPlan) throws -> Int32 {
         let criteria = try fleetCriteria()
+        // Its points are printed, not stored: say so rather than leave --db unwritten.
+        guard job.db == nil else {
+            throw Self.usage("a fleet sweep prints its points and writes no report: drop --db, and store a point's day with keysim fleet --set PATH=VALUE --db FILE")
+        }
         guard job.shard == nil || job.shard!.isWhole else {
             throw Self.usage("a fleet sweep runs on one machine: --shard splits a fleet's partitions with keysim fleet --shard, not a sweep")
         }

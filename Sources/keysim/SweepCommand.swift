@@ -64,7 +64,8 @@ struct SweepCommand: JobCommand {
             busiest_hour_verdict_p95_ms), replication r runs with seed + r, and the one point
             recommended is the best on --x of the front that meets every --where: with
             --where 'busiest_hour_verdict_p95_ms <= 800', the fewest replicas that keep the
-            busiest hour's p95 verdict within 800 ms.
+            busiest hour's p95 verdict within 800 ms. A fleet sweep prints its points (or --json)
+            and writes no report; keysim fleet --set PATH=VALUE --db FILE stores one point's day.
             """
         )
     }

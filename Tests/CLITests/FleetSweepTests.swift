@@ -70,6 +70,7 @@ final class FleetSweepTests: XCTestCase {
             (["sweep", path, "--set", "fleet.backend.replicas=1,2", "--where", "key_latency_p99_ms < 10"],
              "'key_latency_p99_ms' is not a fleet metric, and \(path) sweeps a fleet"),
             (["sweep", path, "--set", "fleet.backend.replicas=1,2", "--replications", "auto"], "--replications auto needs keyboard runs"),
+            (["sweep", path, "--set", "fleet.backend.replicas=1,2", "--db", "x.sqlite"], "a fleet sweep prints its points and writes no report"),
             (["sweep", "scenarios/default.json5", "--set", "debounce.otherwiseMs=500,600", "--where", "busiest_hour_verdict_p95_ms <= 800"],
              "'busiest_hour_verdict_p95_ms' is a fleet metric, and scenarios/default.json5 has no 'fleet' section"),
         ]
