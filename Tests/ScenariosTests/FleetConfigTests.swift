@@ -15,7 +15,7 @@ final class FleetConfigTests: XCTestCase {
         XCTAssertEqual(fleet.represents, 10)
         XCTAssertEqual(fleet.day, FleetConfig.Day(hours: 24, startHour: 0, activityName: "messaging", activity: FleetActivity.messagingWeights))
         XCTAssertEqual(fleet.day.spanShare, 1, accuracy: 1e-12)
-        XCTAssertEqual(fleet.sessions, FleetConfig.Sessions(perUserDay: .poisson(mean: 8), messages: .poisson(mean: 2)))
+        XCTAssertEqual(fleet.sessions, FleetConfig.Sessions(perUserDay: .poisson(mean: 8.9), messages: .geometric(mean: 2)))
         XCTAssertEqual(fleet.networks, [])
         XCTAssertEqual(fleet.backendPreset, .selfHostedSmall)
         XCTAssertEqual(fleet.backend, .preset(.selfHostedSmall))

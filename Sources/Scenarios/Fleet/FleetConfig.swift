@@ -82,8 +82,9 @@ public struct FleetConfig: Sendable, Equatable {
         /// Messages one session types (at least 1: a session of 0 messages types 1).
         public var messages: Count
 
-        /// Poisson with mean 8 sessions a day, Poisson with mean 2 messages a session.
-        public init(perUserDay: Count = .poisson(mean: 8), messages: Count = .poisson(mean: 2)) {
+        /// Poisson with mean 8.9 sessions a day (messaging apps' daily opens, Flurry 2015),
+        /// geometric with mean 2 messages a session (docs/models.md, "A fleet's day").
+        public init(perUserDay: Count = .poisson(mean: 8.9), messages: Count = .geometric(mean: 2)) {
             self.perUserDay = perUserDay
             self.messages = messages
         }
