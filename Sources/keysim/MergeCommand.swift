@@ -23,7 +23,9 @@ struct MergeCommand: ParsableCommand {
             present once. The merged report holds the same rows as one run on one machine (run
             ids in work-item order), except the wall-clock columns; comparisons and sweeps are
             computed from the merged runs. Everything is checked before anything is written: on
-            an error no file changes.
+            an error no file changes. The shard files of keysim fleet --shard merge the same way
+            into the fleet one machine runs: the same scenario, settings, seed and users, every
+            partition once.
             """
         )
     }
