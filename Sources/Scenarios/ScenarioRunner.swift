@@ -45,7 +45,7 @@ public enum ScenarioRunner {
         precondition(jobs >= 1)
         let arena = RecordArena()
         let traceCache = TraceCache(eventsMax: items.count > scenario.traces.count ? TraceCache.eventsMaxForReplays : 0)
-        let slots = ResultSlots(count: items.count)
+        let slots = ResultSlots<RunResult>(count: items.count)
         let workers = min(jobs, max(items.count, 1))
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while let index = slots.claim() {
@@ -287,12 +287,13 @@ struct RecordingSource<Base: TraceEventSource>: TraceEventSource {
     }
 }
 
-/// Result slots filled by worker threads, claimed through a shared counter.
-private final class ResultSlots: @unchecked Sendable {
+/// Result slots filled by worker threads, claimed through a shared counter (a run's work
+/// items, a fleet's partitions).
+final class ResultSlots<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var next = 0
     private var failed = false
-    private(set) var results: [Result<RunResult, Error>?]
+    private(set) var results: [Result<Value, Error>?]
 
     init(count: Int) { results = Array(repeating: nil, count: count) }
 
@@ -306,7 +307,7 @@ private final class ResultSlots: @unchecked Sendable {
         return next - 1
     }
 
-    func store(_ result: Result<RunResult, Error>, at index: Int) {
+    func store(_ result: Result<Value, Error>, at index: Int) {
         lock.lock()
         defer { lock.unlock() }
         results[index] = result

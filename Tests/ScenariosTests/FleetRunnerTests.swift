@@ -65,7 +65,22 @@ final class FleetRunnerTests: XCTestCase {
         let whole = try FleetRunner.run(scenario, jobs: 1)
         XCTAssertEqual(whole.partitions, [0, 1])
         XCTAssertEqual(whole.minutes[0].replicas, 3, "the partitions' replicas add")
-        XCTAssertEqual(try FleetRunner.run(scenario, jobs: 2), whole, "jobs 1 and 2")
+        let reports = ProgressReports()
+        XCTAssertEqual(try FleetRunner.run(scenario, jobs: 2, progress: { reports.add($0) }), whole, "jobs 1 and 2")
+        let last = try XCTUnwrap(reports.all.last)
+        XCTAssertEqual(last.partitions, 2)
+        XCTAssertEqual(last.partitionsDone, 2)
+        XCTAssertEqual(last.sessionsPlanned, whole.sessions)
+        XCTAssertEqual(last.sessionsDone, whole.sessions)
+        // A shard holding no partition: the span's minutes, empty; merging it changes nothing.
+        let none = try FleetRunner.run(scenario, shard: Shard(index: 2, count: 3))
+        XCTAssertEqual(none.partitions, [])
+        XCTAssertEqual(none.minutes.count, 60)
+        XCTAssertEqual(none.minutes.map(\.replicas), Array(repeating: 0, count: 60))
+        XCTAssertEqual(none.sessions, 0)
+        var withNone = whole
+        try withNone.merge(none)
+        XCTAssertEqual(withNone, whole)
         var first = try FleetRunner.run(scenario, shard: Shard(index: 0, count: 2), jobs: 1)
         let second = try FleetRunner.run(scenario, shard: Shard(index: 1, count: 2), jobs: 1)
         XCTAssertEqual(first.partitions, [0])
@@ -229,4 +244,12 @@ final class BundledFleetTests: XCTestCase {
         XCTAssertGreaterThan(summary.arrivals, 0)
         XCTAssertEqual(summary.busiestHour, 21)
     }
+}
+
+/// Progress reports gathered from the worker threads.
+final class ProgressReports: @unchecked Sendable {
+    private let lock = NSLock()
+    private var reports: [FleetProgress] = []
+    func add(_ report: FleetProgress) { lock.lock(); reports.append(report); lock.unlock() }
+    var all: [FleetProgress] { lock.lock(); defer { lock.unlock() }; return reports }
 }

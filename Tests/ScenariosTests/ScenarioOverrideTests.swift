@@ -40,11 +40,11 @@ final class ScenarioOverrideTests: XCTestCase {
         // The same bad values in the file and on the command line: the same errors.
         let file = try fixture.write("bad.json5", "{traces: ['trace.jsonl'], policies: {a: {bogus: 1}}}")
         XCTAssertThrowsError(try ScenarioLoader.load(path: file)) {
-            XCTAssertTrue("\($0)".hasSuffix("error: policies.a.bogus: unknown field 'bogus'; known fields: budgets, checker, cloud, debounce, description, detail, dictation, gates, keyboard, languages, limits, memory, name, network, policies, replications, seed, token, traces, typing, underlines"), "\($0)")
+            XCTAssertTrue("\($0)".hasSuffix("error: policies.a.bogus: unknown field 'bogus'; known fields: budgets, checker, cloud, debounce, description, detail, dictation, fleet, gates, keyboard, languages, limits, memory, name, network, policies, replications, seed, token, traces, typing, underlines"), "\($0)")
         }
         let path = fixture.directory + "/s.json5"
         XCTAssertEqual(try loadError(fixture, [("policies", "{a: {bogus: 1}}")]),
-                       "\(path): error: policies.a.bogus: unknown field 'bogus'; known fields: budgets, checker, cloud, debounce, description, detail, dictation, gates, keyboard, languages, limits, memory, name, network, policies, replications, seed, token, traces, typing, underlines")
+                       "\(path): error: policies.a.bogus: unknown field 'bogus'; known fields: budgets, checker, cloud, debounce, description, detail, dictation, fleet, gates, keyboard, languages, limits, memory, name, network, policies, replications, seed, token, traces, typing, underlines")
         XCTAssertEqual(try loadError(fixture, [("policies", "[\"../traces\"]")]),
                        "\(path): error: policies: expected an object of named overlays, found an array")
         XCTAssertEqual(try loadError(fixture, [("policies.slow", "\"../traces\"")]),

@@ -86,15 +86,8 @@ public struct FleetPlanner: Sendable {
     public func session(_ plan: FleetSessionPlan) -> Session {
         guard case .typists(let typists) = fleet.typists.members else { preconditionFailure("a fleet's population is typists") }
         var random = RandomStream(seed: seed, replication: plan.user, name: "fleet.session.\(plan.session)")
-        let index = TracePopulation.pick(weights: typists.map(\.weight), &random)
+        let (index, text, speed) = TracePopulation.drawTypist(typists, &random)
         let typist = typists[index]
-        let text = typist.texts[random.nextInt(below: typist.texts.count)]
-        var speed: Double?
-        switch typist.wordsPerMinute {
-        case nil: speed = nil
-        case .fixed(let wpm): speed = wpm
-        case .lognormal(let mean, let sd): speed = TracePopulation.lognormalSpeed(mean: mean, sd: sd, &random)
-        }
         let synthesis = HumanSynthesis(typist: typist.name, profile: typist.profile, seed: random.nextUInt64(), wordsPerMinute: speed,
                                        name: "user\(plan.user)/session\(plan.session)")
         let messages = max(1, Self.draw(fleet.sessions.messages, &random))

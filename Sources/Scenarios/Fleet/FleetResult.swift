@@ -100,31 +100,3 @@ public struct FleetResult: Sendable, Equatable {
         return total
     }
 }
-
-/// Why two fleet results cannot be merged.
-public struct FleetMergeError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// What is wrong.
-    public var message: String
-    /// Creates an error.
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
-}
-
-/// How far a fleet run has got, for a progress line.
-public struct FleetProgress: Sendable, Equatable {
-    /// Partitions of this run (this shard's).
-    public var partitions: Int
-    /// Of those, finished.
-    public var partitionsDone: Int
-    /// Sessions planned (this shard's partitions').
-    public var sessionsPlanned: Int
-    /// Sessions closed so far.
-    public var sessionsDone: Int
-    /// Creates a progress report.
-    public init(partitions: Int, partitionsDone: Int, sessionsPlanned: Int, sessionsDone: Int) {
-        self.partitions = partitions
-        self.partitionsDone = partitionsDone
-        self.sessionsPlanned = sessionsPlanned
-        self.sessionsDone = sessionsDone
-    }
-}

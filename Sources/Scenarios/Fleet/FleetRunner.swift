@@ -29,7 +29,9 @@ public enum FleetRunner {
         let held = Array(shard.positions(of: fleet.partitions.count))
         let fingerprint = Self.fingerprint(scenario)
         let tracker = FleetProgressTracker(partitions: held.count, progress: progress)
-        let slots = FleetSlots(count: held.count)
+        // The partitions' outcomes in partition order, whatever thread ran them; after a
+        // failure the rest are skipped and the earliest failure is rethrown.
+        let slots = ResultSlots<FleetPartitionRun.Outcome>(count: held.count)
         DispatchQueue.concurrentPerform(iterations: min(jobs, max(1, held.count))) { _ in
             while let slot = slots.claim() {
                 let partition = held[slot]
@@ -48,6 +50,8 @@ public enum FleetRunner {
             FleetResult.pad(&theirs, to: minutes.count)
             for index in minutes.indices { minutes[index].merge(theirs[index]) }
         }
+        // A shard holding no partition reports the span's minutes, empty, with no replica.
+        FleetResult.pad(&minutes, to: fleet.day.minutes)
         return FleetResult(scenarioName: scenario.name, fingerprint: fingerprint, seed: scenario.seed, users: fleet.users,
                            represents: fleet.represents, partitionCount: fleet.partitions.count, partitions: held,
                            spanMinutes: fleet.day.minutes, startHour: fleet.day.startHour, dayShare: fleet.day.spanShare, minutes: minutes, sessions: runs.map(\.sessions).reduce(0, +),
@@ -68,54 +72,4 @@ public struct FleetRunError: Error, Equatable, Sendable, CustomStringConvertible
     /// Creates an error.
     public init(_ message: String) { self.message = message }
     public var description: String { message }
-}
-
-/// The partitions' outcomes in partition order, whatever thread ran them; after a failure
-/// the remaining partitions are skipped and the earliest failure is rethrown.
-private final class FleetSlots: @unchecked Sendable {
-    private let lock = NSLock()
-    private var next = 0
-    private var failed = false
-    private(set) var results: [Result<FleetPartitionRun.Outcome, Error>?]
-
-    init(count: Int) { results = Array(repeating: nil, count: count) }
-
-    func claim() -> Int? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard next < results.count, !failed else { return nil }
-        next += 1
-        return next - 1
-    }
-
-    func store(_ result: Result<FleetPartitionRun.Outcome, Error>, at index: Int) {
-        lock.lock()
-        defer { lock.unlock() }
-        results[index] = result
-        if case .failure = result { failed = true }
-    }
-}
-
-/// Counts sessions and partitions done across the worker threads and reports them.
-final class FleetProgressTracker: @unchecked Sendable {
-    private let lock = NSLock()
-    private var state: FleetProgress
-    private let progress: (@Sendable (FleetProgress) -> Void)?
-
-    init(partitions: Int, progress: (@Sendable (FleetProgress) -> Void)?) {
-        state = FleetProgress(partitions: partitions, partitionsDone: 0, sessionsPlanned: 0, sessionsDone: 0)
-        self.progress = progress
-    }
-
-    /// Adds to the counts; reports when something was done.
-    func add(planned: Int = 0, done: Int = 0, partitionsDone: Int = 0) {
-        guard let progress else { return }
-        lock.lock()
-        state.sessionsPlanned += planned
-        state.sessionsDone += done
-        state.partitionsDone += partitionsDone
-        let now = state
-        lock.unlock()
-        if done > 0 || partitionsDone > 0 { progress(now) }
-    }
 }

@@ -28,17 +28,24 @@ extension TracePopulation {
         case .traces(let files):
             return .trace(files[random.nextInt(below: files.count)])
         case .typists(let typists):
-            let typist = typists[Self.pick(weights: typists.map(\.weight), &random)]
-            let text = typist.texts[random.nextInt(below: typist.texts.count)]
-            var speed: Double?
-            switch typist.wordsPerMinute {
-            case nil: speed = nil
-            case .fixed(let wpm): speed = wpm
-            case .lognormal(let mean, let sd): speed = Self.lognormalSpeed(mean: mean, sd: sd, &random)
-            }
+            let (index, text, speed) = Self.drawTypist(typists, &random)
+            let typist = typists[index]
             let synthesis = HumanSynthesis(typist: typist.name, profile: typist.profile, seed: random.nextUInt64(),
                                            wordsPerMinute: speed, name: HumanSynthesis.traceName(ofText: text.path))
             return .synthesis(synthesis, text: text)
+        }
+    }
+
+    /// A typist (its index, by weight), one of its texts (uniformly) and its speed (drawn
+    /// when it varies), in this order: a session's first draws, for a population and a fleet.
+    static func drawTypist(_ typists: [Typist], _ random: inout RandomStream) -> (index: Int, text: Text, speed: Double?) {
+        let index = pick(weights: typists.map(\.weight), &random)
+        let typist = typists[index]
+        let text = typist.texts[random.nextInt(below: typist.texts.count)]
+        switch typist.wordsPerMinute {
+        case nil: return (index, text, nil)
+        case .fixed(let wpm): return (index, text, wpm)
+        case .lognormal(let mean, let sd): return (index, text, lognormalSpeed(mean: mean, sd: sd, &random))
         }
     }
 

@@ -5,7 +5,8 @@
 /// stored.
 ///
 /// Which minute a thing belongs to: an arrival, a refusal or a start to the minute it
-/// happened in; a first token, a served request or a verdict to the minute it came in; the
+/// happened in; an answered request's first token and service to the minute its answer
+/// reached the keyboard; a verdict to the minute it came in; the
 /// integrals (queue length, busy replicas, batched requests, open sessions) are cut at the
 /// minute's boundaries.
 public struct FleetMinute: Sendable, Equatable {
@@ -22,9 +23,10 @@ public struct FleetMinute: Sendable, Equatable {
     public var openSessionNanos: Int64 = 0
     /// Keys the sessions handled in this minute.
     public var keys = 0
-    /// Arrival to first token of the attempts whose first token came in this minute, ns.
+    /// Arrival to first token of the answered requests' served attempts, in the minute the
+    /// answer reached the keyboard, ns.
     public var firstToken = LatencyHistogram()
-    /// Arrival to last token of the attempts served in this minute, ns.
+    /// Arrival to last token of the same attempts, in the same minute, ns.
     public var service = LatencyHistogram()
     /// Word finished to the cloud's verdict on its local underline, for the verdicts that
     /// came in this minute, ns (`underline_verdict_p95_ms` is the same figure for one run).
