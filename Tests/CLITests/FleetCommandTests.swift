@@ -14,6 +14,8 @@ final class FleetCommandTests: XCTestCase {
             XCTAssertTrue(help.stdout.contains(option), option)
         }
         let db = folder.path("r.sqlite")
+        let texts = KeysimProcess.packageRoot.appendingPathComponent("traces/text/chat-session.txt").path
+        let bad = try folder.write("bad.json5", "{ name: \"bad\", fleet: { users: 10, typists: [{ typist: \"chat\" }], texts: [\"\(texts)\"], day: { hours: 30 } } }")
         let cases: [([String], [String: String], String)] = [
             (["fleet", "scenarios/default.json5", "--db", db], [:], "the scenario has no 'fleet' section"),
             (["fleet", "scenarios/default.json5", "--user", "3", "--db", db], [:], "keysim fleet: error: unknown option '--user'; did you mean '--users'?"),
@@ -22,13 +24,17 @@ final class FleetCommandTests: XCTestCase {
             (["fleet", "scenarios/default.json5", "--db", db], ["JOB_COMPLETION_INDEX": "1"], "KEYSIM_SHARD_COUNT is not"),
             (["fleet", "scenarios/nope.json5", "--db", db], [:], "nope.json5"),
             (["fleet"], [:], "keysim fleet: error: missing <scenario>"),
+            (["fleet", "scenarios/fleet/small.json5", "--set", "fleet.users=0", "--db", db], [:],
+             "scenarios/fleet/small.json5: error: fleet.users: must be between 1 and"),
+            (["fleet", bad, "--db", db], [:], "bad.json5:1:"),
+            (["fleet", bad, "--db", db], [:], "error: fleet.day.hours: must be between 1 and 24 (got 30)"),
         ]
         for (arguments, environment, message) in cases {
             let result = try runKeysim(arguments, environment: environment)
             XCTAssertEqual(result.status, 2, "\(arguments): \(result.stderr)")
             XCTAssertTrue(result.stderr.contains(message), "\(arguments): \(result.stderr)")
         }
-        XCTAssertEqual(try folder.contents(), [], "no file written")
+        XCTAssertEqual(try folder.contents(), ["bad.json5"], "no report written")
     }
 
     /// The small fleet at 16 users: a few seconds a run.
@@ -38,7 +44,7 @@ final class FleetCommandTests: XCTestCase {
         let folder = try TemporaryFolder()
         let whole = try runKeysim(Self.small + ["--jobs", "2", "--db", folder.path("whole.sqlite")])
         XCTAssertEqual(whole.status, 0, whole.stderr)
-        XCTAssertTrue(whole.stdout.contains("keysim fleet scenarios/fleet/small.json5: seed 42, 16 user(s) for 6000 daily users, 4 partition(s)"), whole.stdout)
+        XCTAssertTrue(whole.stdout.contains("keysim fleet scenarios/fleet/small.json5: seed 42, 16 user(s) for 1600 daily users, 4 partition(s)"), whole.stdout)
         XCTAssertTrue(whole.stdout.contains("busiest hour first token p95 (ms)"), whole.stdout)
         let oneJob = try runKeysim(Self.small + ["--jobs", "1", "--db", folder.path("one-job.sqlite")])
         XCTAssertEqual(oneJob.status, 0, oneJob.stderr)
