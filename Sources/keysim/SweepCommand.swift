@@ -17,7 +17,7 @@ struct SweepCommand: JobCommand {
     var job = JobOptions()
 
     static var configuration: CommandConfiguration<Self> {
-        let metrics = RunMetric.all.map(\.name)
+        let metrics = Self.metricNames
         return CommandConfiguration(
             name: "sweep",
             abstract: "Sweep scenario fields and policies over a grid and chart two metrics against each other, with the front of the trade-off.",
@@ -27,8 +27,8 @@ struct SweepCommand: JobCommand {
                 .repeating("set", \.parameters, value: "PATH=VALUES",
                            help: "A field and its values: a range 250..5000/250 (ends included), a list A,B,C, or one value.", .sweepParameter),
                 .repeating("policy", \.policies, value: "NAME", help: "A policy defined in the scenario's 'policies'; once, it applies at every point; several times, each is an axis value.", .policy),
-                .option("x", \.x, value: "METRIC", help: "The run metric across (default \(TradeOff.cost.name)).", .choice(metrics) { text, name in "--\(name): no run metric named '\(text)'" }),
-                .option("y", \.y, value: "METRIC", help: "The run metric up (default \(TradeOff.delay.name)).", .choice(metrics) { text, name in "--\(name): no run metric named '\(text)'" }),
+                .option("x", \.x, value: "METRIC", help: "The run metric across (default \(TradeOff.cost.name); for a fleet, a fleet metric, default \(FleetSweep.defaultAxes.x.name)).", .choice(metrics) { text, name in "--\(name): no run metric named '\(text)'" }),
+                .option("y", \.y, value: "METRIC", help: "The run metric up (default \(TradeOff.delay.name); for a fleet, default \(FleetSweep.defaultAxes.y.name)).", .choice(metrics) { text, name in "--\(name): no run metric named '\(text)'" }),
                 .repeating("where", \.constraintTexts, value: "'METRIC OP N'", help: "A condition a recommended point's mean meets, such as 'underline_recall >= 0.9' (OP: <=, >=, <, >).", .string),
                 .option("confidence", \.confidence, value: "C", help: "The confidence of 'dominated', 0.5 to 0.999 (default 0.95).", .number(in: 0.5...0.999)),
                 JobOptions.seed(),
@@ -57,13 +57,29 @@ struct SweepCommand: JobCommand {
             auto, rounds are added until every point's --x and --y means have a 95% half-width
             within --precision. Progress goes to standard error. The sweep is stored in the report
             (tables sweeps and sweep_points); keysim report --format html draws the chart.
+
+            A scenario with a 'fleet' section sweeps fleets: every point is a fleet run (a field
+            such as --set fleet.backend.replicas=1,2,4,8), --x, --y and --where name fleet
+            metrics (docs/report-schema.md, "Fleet metrics"; by default replicas against
+            busiest_hour_verdict_p95_ms), replication r runs with seed + r, and the one point
+            recommended is the best on --x of the front that meets every --where: with
+            --where 'busiest_hour_verdict_p95_ms <= 800', the fewest replicas that keep the
+            busiest hour's p95 verdict within 800 ms. A fleet sweep prints its points (or --json)
+            and writes no report; keysim fleet --set PATH=VALUE --db FILE stores one point's day.
             """
         )
     }
 
     private var replicationChoice = JobOptions.ReplicationChoice.fixed(nil)
     private var shard = Shard.whole
-    private var criteria = SweepCriteria.defaults
+    var constraints: [SweepConstraint] = []
+
+    /// The metrics --x, --y and --where take: every run metric, then the fleet metrics of
+    /// other names (which of them a sweep uses depends on its scenario).
+    static var metricNames: [String] {
+        let runs = RunMetric.all.map(\.name)
+        return runs + FleetMetric.all.map(\.name).filter { !runs.contains($0) }
+    }
 
     mutating func validate() throws {
         replicationChoice = try job.replicationChoice(command: Self.configuration.name)
@@ -73,10 +89,9 @@ struct SweepCommand: JobCommand {
         }
         do {
             _ = try SweepGrid(parameters)
-            let constraints = try constraintTexts.map { (text) throws(SweepGridError) in
-                try SweepConstraint.parse(text, metrics: RunMetric.all.map(\.name))
+            constraints = try constraintTexts.map { (text) throws(SweepGridError) in
+                try SweepConstraint.parse(text, metrics: Self.metricNames)
             }
-            criteria = SweepCriteria(x: RunMetric.named(x)!, y: RunMetric.named(y)!, confidence: confidence, constraints: constraints)
         } catch {
             throw Self.usage(error.message)
         }
@@ -96,6 +111,8 @@ struct SweepCommand: JobCommand {
         } catch let error as SweepGridError {
             throw Self.usage(error.message)
         }
+        if plan.points.contains(where: { $0.scenario.fleet != nil }) { return try runFleet(plan) }
+        let criteria = try runCriteria()
         var batches = plan.batches
         // With --replications auto, every point's two axes (what the table shows) are held to the precision.
         let resolved = try JobOptions.resolve(replicationChoice, batches: batches, seed: batches[0].scenario.seed,

@@ -20,6 +20,10 @@ final class ReportDocsTests: XCTestCase {
         try checkSection("metrics", RunMetric.catalogMarkdown)
     }
 
+    func testTheFleetMetricsTableIsTheDefinitions() throws {
+        try checkSection("fleet-metrics", FleetMetric.catalogMarkdown)
+    }
+
     func testTheViewsTableIsTheDeclarations() throws {
         try checkSection("views", ReportSchema.viewsMarkdown)
     }

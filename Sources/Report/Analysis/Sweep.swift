@@ -53,15 +53,47 @@ public struct Sweep: Sendable, Equatable {
     public var constraints: [SweepConstraint]
     /// The points, in grid order.
     public var points: [Point]
+    /// What its metrics are: runs' (`RunMetric`) or fleets' (`FleetMetric`), and so which
+    /// point it recommends.
+    public var subject: Subject = .runs
 
-    /// The points recommended: on the front and meeting every constraint, in grid order.
-    public var recommended: [Point] { points.filter { $0.status == .front } }
+    /// What a sweep's points are.
+    public enum Subject: Sendable, Equatable {
+        /// Keyboard runs: their metrics are `RunMetric`s; every point on the front (and
+        /// meeting the constraints) is recommended.
+        case runs
+        /// Fleet runs (`FleetSweep`): their metrics are `FleetMetric`s; the one point
+        /// recommended is the best on x among those on the front that meet the constraints
+        /// (the fewest replicas that keep the busiest hour's p95 verdict under a target).
+        case fleet
+    }
+
+    /// The points recommended, in grid order: for runs, every point on the front that meets
+    /// every constraint; for a fleet, the one of those best on x (then on y).
+    public var recommended: [Point] {
+        let front = points.filter { $0.status == .front }
+        guard subject == .fleet else { return front }
+        let lowerIsBetter = (x: axis(costMetric)?.lowerIsBetter ?? true, y: axis(delayMetric)?.lowerIsBetter ?? true)
+        func key(_ p: Point) -> (Double, Double) {
+            ((lowerIsBetter.x ? 1 : -1) * (p.cost ?? .infinity), (lowerIsBetter.y ? 1 : -1) * (p.delay ?? .infinity))
+        }
+        return front.min { key($0) < key($1) }.map { [$0] } ?? []
+    }
+
+    /// What a table shows of a metric of this sweep: its label, description, decimals and
+    /// direction, from `RunMetric` or `FleetMetric` by `subject`; nil for an unknown name.
+    func axis(_ name: String) -> (label: String, description: String, decimals: Int, lowerIsBetter: Bool)? {
+        switch subject {
+        case .runs: RunMetric.named(name).map { ($0.label, $0.description, $0.decimals, $0.lowerIsBetter) }
+        case .fleet: FleetMetric.named(name).map { ($0.label, $0.description, $0.decimals, $0.lowerIsBetter) }
+        }
+    }
 
     /// The table's headers: `#`, the parameters, runs, each axis with its half-width, each
     /// constrained metric, and the point's place.
     public var headers: [String] {
-        let x = RunMetric.named(costMetric)?.label ?? costMetric
-        let y = RunMetric.named(delayMetric)?.label ?? delayMetric
+        let x = axis(costMetric)?.label ?? costMetric
+        let y = axis(delayMetric)?.label ?? delayMetric
         return ["#"] + parameters + ["runs", x, "± 95%", y, "± 95%"] + constraints.map(\.description) + ["trade-off"]
     }
 
@@ -76,14 +108,14 @@ public struct Sweep: Sendable, Equatable {
 
     /// The table's rows, as `headers` names them (`empty` where a value is missing).
     public func rows(empty: String = "-") -> [[String]] {
-        let x = RunMetric.named(costMetric)?.decimals ?? 2
-        let y = RunMetric.named(delayMetric)?.decimals ?? 2
+        let x = axis(costMetric)?.decimals ?? 2
+        let y = axis(delayMetric)?.decimals ?? 2
         return points.map { point in
             var row = ["\(point.index + 1)"] + point.values + ["\(point.runs)"]
             row += [point.cost.map { TextTable.fixed($0, x) } ?? empty, point.costHalfWidth.map { TextTable.fixed($0, x) } ?? empty,
                     point.delay.map { TextTable.fixed($0, y) } ?? empty, point.delayHalfWidth.map { TextTable.fixed($0, y) } ?? empty]
             for (constraint, value) in zip(constraints, point.constrained) {
-                let d = RunMetric.named(constraint.metric)?.decimals ?? 2
+                let d = axis(constraint.metric)?.decimals ?? 2
                 row.append(value.map { "\(TextTable.fixed($0.mean, d)) ± \(TextTable.fixed($0.halfWidth, d))" } ?? empty)
             }
             row.append(Self.place(point))
@@ -114,9 +146,9 @@ public struct Sweep: Sendable, Equatable {
         if !constraints.isEmpty {
             lines.append("excluded: the point's mean breaks \(constraints.map(\.description).joined(separator: " or ")); excluded points neither are recommended nor dominate others.")
         }
-        for (axis, name) in [("x", costMetric), ("y", delayMetric)] {
-            guard let metric = RunMetric.named(name) else { continue }
-            lines.append("\(axis): \(metric.label): \(metric.description)")
+        for (letter, name) in [("x", costMetric), ("y", delayMetric)] {
+            guard let metric = axis(name) else { continue }
+            lines.append("\(letter): \(metric.label): \(metric.description)")
         }
         let recommended = recommended
         // Each recommended point with its settings, or only its number when there are many.
@@ -125,7 +157,10 @@ public struct Sweep: Sendable, Equatable {
                      : "recommended: " + recommended.map { point in
                          "#\(point.index + 1)" + (named ? " (" + zip(parameters, point.values).filter { $0.1 != "-" }
                              .map { "\($0.0)=\($0.1)" }.joined(separator: ", ") + ")" : "")
-                     }.joined(separator: ", "))
+                     }.joined(separator: ", ")
+                     + (subject == .fleet ? ": the \(axis(costMetric).map { $0.lowerIsBetter ? "lowest" : "highest" } ?? "best") "
+                        + "\(axis(costMetric)?.label ?? costMetric) of the points on the front"
+                        + (constraints.isEmpty ? "" : " meeting \(constraints.map(\.description).joined(separator: " and "))") : ""))
         return lines
     }
 }

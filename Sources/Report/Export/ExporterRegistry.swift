@@ -8,7 +8,7 @@ public struct ExporterRegistry: Sendable {
 
     /// Every format keysim has. A new format is added here, once.
     public static let standard = ExporterRegistry([
-        MarkdownExporter(), MarkdownFullExporter(), CSVExporter(), JSONExporter(), HTMLExporter(), ChromeTraceExporter(), PerfettoExporter(),
+        MarkdownExporter(), MarkdownFullExporter(), CSVExporter(), JSONExporter(), HTMLExporter(), FleetDayPageExporter(), ChromeTraceExporter(), PerfettoExporter(),
     ])
 
     /// A registry of `exporters`, the default first.

@@ -65,6 +65,7 @@ public struct HTMLExporter: StreamExporter {
 
     /// Writes the page for `store` to `output`.
     public static func write(_ store: ReportStore, options: ExportOptions, to output: ReportOutput) throws {
+        if try FleetDayPageExporter.isFleetOnly(store) { return try FleetDayPageExporter().write(ExportSource(store, options: options), to: output) }
         let digest = try ReportDigest(store, options: options)
         var html = head()
         html += "<h1>keysim report</h1>\n"

@@ -38,6 +38,9 @@ struct SVGChart {
     /// Vertical lines at data x, with a label (budgets).
     var verticalLines: [(x: Double, label: String)] = []
     var yAsPercent = false
+    /// The x axis's ticks and their text when the chart chooses them itself (hours of a day);
+    /// nil for about five round ones (`ticks`).
+    var xTicks: [(x: Double, text: String)]? = nil
     /// Whether the y axis is logarithmic (decades); its range must be positive.
     var yLog = false
     /// Whether every point of a `.points` mark is labelled where its label fits, not only
@@ -76,10 +79,10 @@ struct SVGChart {
         svg += "<title>\(escape(title))</title>"
         svg += "<text x=\"\(n(left))\" y=\"16\" class=\"chart-title\">\(escape(title))</text>"
         // Grid and ticks.
-        for tick in Self.ticks(xRange) {
+        for (tick, text) in xTicks ?? Self.ticks(xRange).map({ ($0, Self.tickText($0)) }) {
             let x = sx(tick)
             svg += "<line x1=\"\(n(x))\" y1=\"\(n(top))\" x2=\"\(n(x))\" y2=\"\(n(top + plotHeight))\" class=\"grid\"/>"
-            svg += "<text x=\"\(n(x))\" y=\"\(n(top + plotHeight + 16))\" text-anchor=\"middle\" class=\"tick\">\(Self.tickText(tick))</text>"
+            svg += "<text x=\"\(n(x))\" y=\"\(n(top + plotHeight + 16))\" text-anchor=\"middle\" class=\"tick\">\(escape(text))</text>"
         }
         for tick in yLog ? Self.decades(yRange) : Self.ticks(yRange) {
             let y = sy(tick)
