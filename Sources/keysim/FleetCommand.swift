@@ -16,7 +16,7 @@ struct FleetCommand: JobCommand {
             name: "fleet",
             abstract: "Run a scenario's fleet: many users through a day against shared backends; print the day, write the report.",
             usage: "fleet <scenario> [--users N] [--seed N] [--jobs N] [--db FILE] [--set PATH=VALUE]... [--json] [--shard K/N]",
-            arguments: [.one("<scenario>", \.scenarioPath, help: "A scenario file with a 'fleet' section (JSON5), such as scenarios/fleet.json5.", .file)],
+            arguments: [.one("<scenario>", \.scenarioPath, help: "A scenario file with a 'fleet' section (JSON5), such as scenarios/fleet/busy-hour.json5.", .file)],
             options: [
                 .option("users", \.users, value: "N", help: "Users to simulate (default: the fleet's users); they stand for the fleet's daily users.",
                         .integer(in: 1...FleetConfig.usersMax)),

@@ -28,6 +28,9 @@ final class FleetCommandTests: XCTestCase {
              "scenarios/fleet/small.json5: error: fleet.users: must be between 1 and"),
             (["fleet", bad, "--db", db], [:], "bad.json5:1:"),
             (["fleet", bad, "--db", db], [:], "error: fleet.day.hours: must be between 1 and 24 (got 30)"),
+            // A fleet-only scenario has nothing for `run` to replay: it says where to go.
+            (["run", "scenarios/fleet/small.json5", "--db", db], [:],
+             "scenarios/fleet/small.json5: error: the scenario has no traces to replay; its fleet runs with 'keysim fleet scenarios/fleet/small.json5'"),
         ]
         for (arguments, environment, message) in cases {
             let result = try runKeysim(arguments, environment: environment)

@@ -57,6 +57,11 @@ public struct Job: Sendable {
     public init(command: String, batches: [JobBatch], seed: UInt64, replications: Int, extraSpec: String = "") throws {
         precondition(!batches.isEmpty, "a job has at least one batch")
         let traceCount = batches[0].scenario.traces.count
+        // A scenario with only a fleet has no traces for a run, a comparison or a sweep of runs.
+        if traceCount == 0, let scenario = batches.first?.scenario {
+            throw FleetRunError("\(scenario.path): error: the scenario has no traces to replay"
+                + (scenario.fleet != nil ? "; its fleet runs with 'keysim fleet \(scenario.path)'" : ""))
+        }
         precondition(batches.allSatisfy { $0.scenario.traces.count == traceCount }, "every batch replays as many traces")
         var hashes: [[String]: String] = [:]
         var prepared = batches
