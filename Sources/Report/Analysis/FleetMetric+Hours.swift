@@ -1,18 +1,10 @@
 import Scenarios
 import Sim
 
-// The hours of a fleet's day, as the busiest-hour metrics read them.
+// An hour's verdict coverage, as the busiest-hour metric reads it (the hours are
+// `FleetResult+Hours`).
 
 extension FleetResult {
-    /// The minutes of an hour of the day (0…23), as `FleetSummary` counts them: the drain
-    /// after the span belongs to the span's last hour.
-    public func minutes(inHourOfDay hour: Int) -> [FleetMinute] {
-        let hours = max(1, spanMinutes / 60)
-        let index = ((hour - startHour) % 24 + 24) % 24
-        guard index < hours else { return [] }
-        return minutes.filter { min($0.minute / 60, hours - 1) == index }
-    }
-
     /// The verdict coverage of the underlines ending in an hour of the day; nil for none.
     public func verdictCoverage(inHourOfDay hour: Int) -> Double? {
         let minutes = minutes(inHourOfDay: hour)

@@ -82,9 +82,9 @@ extension FleetResult {
         let spanArrivals = span.map(\.backend.arrivals).reduce(0, +)
         // The busiest hour among the span's hours (the drain belongs to the last one).
         var byHour: [(arrivals: Int, firstToken: LatencyHistogram, verdict: LatencyHistogram)] =
-            Array(repeating: (0, LatencyHistogram(), LatencyHistogram()), count: max(1, spanMinutes / 60))
+            Array(repeating: (0, LatencyHistogram(), LatencyHistogram()), count: spanHourCount)
         for minute in minutes {
-            let hour = min(minute.minute / 60, byHour.count - 1)
+            let hour = spanHour(ofMinute: minute.minute)
             byHour[hour].arrivals += minute.backend.arrivals
             byHour[hour].firstToken.merge(minute.firstToken)
             byHour[hour].verdict.merge(minute.verdict)
