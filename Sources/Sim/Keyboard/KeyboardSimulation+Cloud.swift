@@ -8,8 +8,13 @@ extension KeyboardSimulation {
     /// number of its words the cloud flags (its answer's output tokens follow from it).
     /// Called right after every client call that can send, so that the attempts leave at the
     /// instant, and in the order, the requests were made.
-    mutating func dispatchCloudRequests() {
-        guard !cloud.undispatched.isEmpty else { return }
+    @inline(__always) mutating func dispatchCloudRequests() {
+        // Most calls (one per edit) find nothing to dispatch.
+        if !cloud.undispatched.isEmpty { dispatchUndispatchedRequests() }
+    }
+
+    /// `dispatchCloudRequests()` when there is something to dispatch.
+    private mutating func dispatchUndispatchedRequests() {
         for id in cloud.takeUndispatched() {
             let flagged = underlines.cloudFlagCount(cloud.requests[id]!.words, verdicts: cloud.verdicts, io: io)
             cloud.dispatch(id, flaggedWords: flagged, io: &io)

@@ -35,39 +35,58 @@ extension RandomStream {
 
     /// The key of stream `prefix + String(number) + separator + suffix`, as
     /// `streamKey(seed:replication:name:)` computes it, without building the name: `base` is
-    /// `mix(mix(seed) ^ replication)` and `prefixHash` is `fnv1a64(prefix)`.
+    /// `mix(mix(seed) ^ replication)` and `prefixHash` is `fnv1a64(prefix)`, the hash state
+    /// after the prefix, from which the rest of the name is hashed on.
+    /// - Complexity: O(digits of number + suffix.utf8.count), no allocation.
     static func streamKey(base: UInt64, prefixHash: UInt64, number: Int, separator: UInt8, suffix: String) -> UInt64 {
-        var hash = prefixHash
-        if number >= 0 {
-            var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                         UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-            var count = 0
-            var value = number
-            withUnsafeMutableBytes(of: &digits) { buffer in
-                repeat {
-                    buffer[count] = UInt8(truncatingIfNeeded: 0x30 + value % 10)
-                    value /= 10
-                    count += 1
-                } while value > 0
-                for index in stride(from: count - 1, through: 0, by: -1) {
-                    hash ^= UInt64(buffer[index])
-                    hash &*= 0x0000_0100_0000_01B3
-                }
-            }
-        } else {
-            for byte in String(number).utf8 {
-                hash ^= UInt64(byte)
-                hash &*= 0x0000_0100_0000_01B3
-            }
-        }
-        hash ^= UInt64(separator)
-        hash &*= 0x0000_0100_0000_01B3
-        for byte in suffix.utf8 {
-            hash ^= UInt64(byte)
-            hash &*= 0x0000_0100_0000_01B3
-        }
+        var hash = fnv1a64(decimal: number, from: prefixHash)
+        hash = fnv1a64(byte: separator, from: hash)
+        hash = fnv1a64(suffix, from: hash)
         return SplitMix64.mix(base ^ hash)
+    }
+
+    /// The FNV-1a state `hash` carried on over the decimal digits of `number`, as
+    /// `String(number)` writes them: a number below 10¹⁶ has its digits packed four bits
+    /// each into one word, least significant in the highest nibble, then hashed from the most
+    /// significant (no buffer, no division by a variable); others, and negative numbers, take
+    /// the text.
+    @inline(__always)
+    static func fnv1a64(decimal number: Int, from hash: UInt64) -> UInt64 {
+        guard number >= 0, number < 10_000_000_000_000_000 else { return fnv1a64(String(number), from: hash) }
+        var value = UInt64(number)
+        var packed: UInt64 = 0
+        var count = 0
+        repeat {
+            packed = packed << 4 | value % 10
+            value /= 10
+            count += 1
+        } while value > 0
+        var hash = hash
+        for _ in 0..<count {
+            hash = fnv1a64(byte: 0x30 | UInt8(truncatingIfNeeded: packed & 0xF), from: hash)
+            packed >>= 4
+        }
+        return hash
+    }
+
+    /// The FNV-1a state `hash` carried on over the UTF-8 bytes of `text`, read in place.
+    @inline(__always)
+    static func fnv1a64(_ text: String, from hash: UInt64) -> UInt64 {
+        let fast = text.utf8.withContiguousStorageIfAvailable { bytes in
+            var hash = hash
+            for byte in bytes { hash = fnv1a64(byte: byte, from: hash) }
+            return hash
+        }
+        if let fast { return fast }
+        var hash = hash
+        for byte in text.utf8 { hash = fnv1a64(byte: byte, from: hash) }
+        return hash
+    }
+
+    /// One FNV-1a step: `byte` into the state `hash` (prime 0x100000001b3).
+    @inline(__always)
+    static func fnv1a64(byte: UInt8, from hash: UInt64) -> UInt64 {
+        (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
     }
 
     /// `mix(mix(seed) ^ replication)`: the part of a stream key that does not depend on the name.
@@ -79,12 +98,7 @@ extension RandomStream {
     /// prime 0x100000001b3), fixed forever unlike the standard library's per-process hashing.
     /// - Complexity: O(text.utf8.count)
     static func fnv1a64(_ text: String) -> UInt64 {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash &*= 0x0000_0100_0000_01B3
-        }
-        return hash
+        fnv1a64(text, from: 0xCBF2_9CE4_8422_2325)
     }
 }
 

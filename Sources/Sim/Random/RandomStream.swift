@@ -75,6 +75,17 @@ public struct RandomStream: Sendable {
         Double(nextUInt64() >> 11) * 0x1p-53
     }
 
+    /// The first `nextDouble()` of the stream `RandomStream(key: key)`, without expanding the
+    /// rest of its state: xoshiro256**'s first output reads only the second state word, the
+    /// second SplitMix64 output from `key`. For a stream that is made to draw one number.
+    /// - Complexity: O(1)
+    @inline(__always)
+    static func firstDouble(key: UInt64) -> Double {
+        let state1 = SplitMix64.finalize(key &+ 2 &* SplitMix64.increment)
+        let first = RandomStream.rotateLeft(state1 &* 5, by: 7) &* 9
+        return Double(first >> 11) * 0x1p-53
+    }
+
     /// A uniform double in the open interval (0, 1), for `log(u)` and inverse CDFs that must
     /// not see 0 or 1: the top 52 bits plus one half, times 2⁻⁵². The smallest value is
     /// 2⁻⁵³ and the largest 1 − 2⁻⁵³, both exact.

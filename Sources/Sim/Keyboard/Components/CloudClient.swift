@@ -27,6 +27,9 @@ struct CloudClient: KeyboardComponent {
         var ordinal: Int
         var word: String
         var start: Int?
+        /// The number that decides the cloud's verdict on it (`CloudVerdicts.draw`), taken
+        /// once as it is sent: dispatch and the answer read the same one.
+        var verdictDraw: Double
     }
 
     /// A request: the text from the text's token `firstToken` on, which starts at `fromUTF8`
@@ -113,6 +116,9 @@ struct CloudClient: KeyboardComponent {
     private let debouncePolicy: DebouncePolicy
     private var debouncer: Debouncer
     private(set) var debounceTimer = SimTimer()
+    /// Whether the debounce timer is armed and has not fired: `debounceTimer.isArmed`, kept
+    /// here so that an edit need not ask the engine on every key.
+    private var timerArmed = false
     /// The trigger the armed debounce timer will send for.
     private var armedTrigger: RequestTrigger?
     /// The edit that last armed the debounce timer (its key; nil for dictated text or a fix)
@@ -176,8 +182,9 @@ struct CloudClient: KeyboardComponent {
                                       endedSentence: boundaries && io.text.justEndedSentence,
                                       endedWord: boundaries && io.text.endsWord)
         if let (time, trigger) = decision.arm {
-            let rearmed = debounceTimer.isArmed(in: io.engine)
+            let rearmed = timerArmed
             debounceTimer.arm(.cloud(.debounceFired(trigger)), at: time, in: &io.engine)
+            timerArmed = true
             armedTrigger = trigger
             recordArming(rearmed: rearmed, due: time, trigger: trigger, keyIndex: keyIndex, now: io.now, sink: &sink)
         }
@@ -187,9 +194,15 @@ struct CloudClient: KeyboardComponent {
 
     /// The text changed (`io.text.lastEdit`): the cloud's view marks it changed, and the
     /// words of requests in flight follow it.
-    mutating func follow(_ edit: TextEdit, io: KeyboardIO) {
+    @inline(__always) mutating func follow(_ edit: TextEdit, io: KeyboardIO) {
         view.follow(edit)
-        guard !requests.isEmpty, edit.removedUTF8 > 0 || edit.insertedUTF8 > 0 else { return }
+        // Most edits land with no request in flight: only the view's mark, then.
+        if !requests.isEmpty { followRequests(edit, io: io) }
+    }
+
+    /// The words of requests in flight follow `edit`.
+    private mutating func followRequests(_ edit: TextEdit, io: KeyboardIO) {
+        guard edit.removedUTF8 > 0 || edit.insertedUTF8 > 0 else { return }
         let editEnd = edit.atUTF8 + edit.insertedUTF8
         for id in requests.keys {
             requests[id]!.fromUTF8 = edit.moved(start: requests[id]!.fromUTF8, length: 0) ?? edit.atUTF8
@@ -239,6 +252,7 @@ struct CloudClient: KeyboardComponent {
         case .cancel:
             recordCancel(io: io, sink: &sink)
             debounceTimer.cancel(in: &io.engine)
+            timerArmed = false
             debouncer = debouncer.startingOver()
             abandonAttempts(io: &io)
             for id in requests.keys.sorted() {
@@ -250,8 +264,9 @@ struct CloudClient: KeyboardComponent {
 
     /// The armed debounce timer, if any, fires now.
     private mutating func fireArmedTimer<Sink: ObservationSink>(io: inout KeyboardIO, sink: inout Sink) {
-        guard debounceTimer.isArmed(in: io.engine), let trigger = armedTrigger, let due = debounceTimer.fireTime(in: io.engine) else { return }
+        guard timerArmed, let trigger = armedTrigger, let due = debounceTimer.fireTime(in: io.engine) else { return }
         debounceTimer.cancel(in: &io.engine)
+        timerArmed = false
         let sent = requestsSent
         if let send = debouncer.timerFired(at: io.now, trigger: trigger) { sendIfChanged(send, io: &io) }
         recordFire(due: due, trigger: trigger, sentFrom: sent, now: io.now, sink: &sink)
@@ -263,6 +278,7 @@ struct CloudClient: KeyboardComponent {
     mutating func handle<Sink: ObservationSink>(_ event: Event, at now: SimTime, io: inout KeyboardIO, sink: inout Sink) -> Request? {
         switch event {
         case .debounceFired(let trigger):
+            timerArmed = false
             let sent = requestsSent
             if let send = debouncer.timerFired(at: now, trigger: trigger) { sendIfChanged(send, io: &io) }
             recordFire(due: now, trigger: trigger, sentFrom: sent, now: now, sink: &sink)
@@ -298,7 +314,9 @@ struct CloudClient: KeyboardComponent {
         var words: [SentWord] = []
         for ordinal in first..<finished {
             guard let word = io.text.wordRange(ofToken: ordinal), !word.isEmpty else { continue }
-            words.append(SentWord(ordinal: ordinal, word: io.text.string(utf8: word), start: word.lowerBound))
+            let text = io.text.string(utf8: word)
+            words.append(SentWord(ordinal: ordinal, word: text, start: word.lowerBound,
+                                  verdictDraw: verdicts.draw(ordinal: ordinal, word: text)))
         }
         // Nothing differs, or only tokens without a word (punctuation) do: nothing to judge,
         // and what the cloud saw stays as it was.
@@ -335,6 +353,7 @@ struct CloudClient: KeyboardComponent {
         }
         recordCancel(io: io, sink: &sink)
         debounceTimer.cancel(in: &io.engine)
+        timerArmed = false
         armedTrigger = nil
         pickedWord = nil
         debouncer = Debouncer(debouncePolicy)
@@ -352,6 +371,7 @@ struct CloudClient: KeyboardComponent {
             precondition(requests[attempt.request] != nil || attempt.request < requestsSent, "an attempt belongs to a sent request")
         }
         precondition(undispatched.isEmpty, "the router dispatches every request within the event that made it")
+        precondition(timerArmed == debounceTimer.isArmed(in: io.engine), "the client knows whether its debounce timer is armed")
         precondition(pickedWord.map { $0.upperBound <= io.text.utf8.count } != false, "a picked word lies inside the text")
         precondition(!(hidden && whenHidden == .cancel) || (requests.isEmpty && !debounceTimer.isArmed(in: io.engine)),
                      "a keyboard hidden under `cancel` has no timer armed and no request in flight")

@@ -2,6 +2,10 @@
 /// `cloud.recall` and a correct word with `cloud.falsePositiveRate`, from the stream
 /// `<prefix>cloud.verdict/<ordinal>/<word>` — so the same word at the same place gets the same
 /// verdict however often, and in whichever request, it is sent.
+///
+/// The stream's one number (`draw(ordinal:word:)`) is taken once, when the word is sent, and
+/// travels with it (`CloudClient.SentWord.verdictDraw`): the request's output tokens and the
+/// answer's reconciliation both read it, without hashing the stream's name twice.
 struct CloudVerdicts {
     private let recall: Double
     private let falsePositiveRate: Double
@@ -26,16 +30,21 @@ struct CloudVerdicts {
         #endif
     }
 
-    /// Whether the cloud flags `word`, the `ordinal`-th word of the text.
-    func flags(ordinal: Int, word: String, isError: Bool) -> Bool {
-        // The stream's key computed without building its name.
-        var verdicts = RandomStream(key: RandomStream.streamKey(base: keyBase, prefixHash: prefixHash,
-                                                                number: ordinal, separator: 0x2F, suffix: word))
+    /// The uniform number that decides the cloud's verdict on `word`, the `ordinal`-th word of
+    /// the text: the first draw of its stream.
+    func draw(ordinal: Int, word: String) -> Double {
+        // The stream's key computed without building its name, and its first draw without
+        // expanding the rest of its state.
+        let key = RandomStream.streamKey(base: keyBase, prefixHash: prefixHash, number: ordinal, separator: 0x2F, suffix: word)
         #if KEYSIM_INTERNAL_CHECKS
-        assert(verdicts.key == RandomStream.streamKey(seed: seed, replication: replication,
-                                                      name: "\(streamPrefix)cloud.verdict/\(ordinal)/\(word)"))
+        var stream = RandomStream(seed: seed, replication: replication, name: "\(streamPrefix)cloud.verdict/\(ordinal)/\(word)")
+        assert(stream.key == key && stream.nextDouble() == RandomStream.firstDouble(key: key))
         #endif
-        let u = verdicts.nextDouble()
-        return isError ? u < recall : u < falsePositiveRate
+        return RandomStream.firstDouble(key: key)
+    }
+
+    /// Whether the cloud flags a word whose draw (`draw(ordinal:word:)`) is `draw`.
+    func flags(draw: Double, isError: Bool) -> Bool {
+        isError ? draw < recall : draw < falsePositiveRate
     }
 }

@@ -63,6 +63,12 @@ struct CloudView {
     /// to `sent.upperBound` (those before `sent` agreed already).
     mutating func saw(_ text: TextBuffer, tokens sent: Range<Int>) {
         forget(fromToken: sent.lowerBound)
+        // Room for all of it at once (a request after a long silence carries many tokens),
+        // growing geometrically so that many small requests still cost amortised O(1).
+        if let first = text.tokenRange(sent.lowerBound), let last = text.tokenRange(sent.upperBound - 1) {
+            Self.reserve(&bytes, room: last.upperBound - first.lowerBound)
+            Self.reserve(&ends, room: sent.count)
+        }
         for ordinal in sent {
             if let range = text.tokenRange(ordinal) { bytes.append(contentsOf: text.utf8[range]) }
             ends.append(bytes.count)
@@ -91,4 +97,10 @@ struct CloudView {
     }
 
     private func start(of ordinal: Int) -> Int { ordinal == 0 ? 0 : ends[ordinal - 1] }
+
+    /// Makes room in `array` for `room` more elements, at least doubling when it grows.
+    private static func reserve<Element>(_ array: inout [Element], room: Int) {
+        let needed = array.count + room
+        if needed > array.capacity { array.reserveCapacity(max(needed, 2 * array.capacity)) }
+    }
 }

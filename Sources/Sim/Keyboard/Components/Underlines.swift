@@ -246,7 +246,7 @@ struct Underlines: KeyboardComponent {
         // As the request leaves, each word stands where it was read: its ordinal is the text's.
         for sentWord in words where sentWord.start != nil {
             let isError = truth.verdict(ordinal: sentWord.ordinal, word: sentWord.word, text: io.text).isError
-            if verdicts.flags(ordinal: sentWord.ordinal, word: sentWord.word, isError: isError) { flagged += 1 }
+            if verdicts.flags(draw: sentWord.verdictDraw, isError: isError) { flagged += 1 }
         }
         return flagged
     }
@@ -264,7 +264,7 @@ struct Underlines: KeyboardComponent {
             guard let start = sentWord.start, io.text.hasWord(word, at: start) else { lost += 1; continue }
             let chipID = chip(startingAt: start)
             let truth = truth.verdict(ordinal: io.text.tokenOrdinal(atOrAfterUTF8: start), word: word, text: io.text)
-            let cloudFlags = verdicts.flags(ordinal: ordinal, word: word, isError: truth.isError)
+            let cloudFlags = verdicts.flags(draw: sentWord.verdictDraw, isError: truth.isError)
             if let chipID, let chip = chips[chipID], chip.word == word {
                 if cloudFlags {
                     if chip.confirmed == nil {
