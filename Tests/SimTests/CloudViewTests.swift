@@ -38,7 +38,7 @@ final class CloudViewTests: XCTestCase {
                     if first != expected { return }
                     comparisons += 1
                     if first < finished && rng.nextInt(below: 2) == 0 {
-                        view.saw(text, tokens: first..<finished)
+                        view.saw(text, tokens: first..<finished, ranges: (first..<finished).map(text.tokenRange))
                         seen = Array(now[..<finished])
                     } else {
                         view.compared(agreeing: first, text: text)

@@ -96,6 +96,7 @@ public struct Debouncer: Sendable {
 
     /// An edit landed at `now`. `endsSentence`: the text now ends a sentence (trailing white
     /// space ignored); `endedSentence`/`endedWord`: this very edit typed the boundary.
+    @inline(__always)
     public mutating func edit(at now: SimTime, endsSentence: Bool, endedSentence: Bool, endedWord: Bool) -> DebounceDecision {
         switch policy {
         case .sentenceAware(let sentenceEnd, let otherwise):

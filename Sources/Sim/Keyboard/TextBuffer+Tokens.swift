@@ -46,7 +46,14 @@ extension TextBuffer {
     /// The UTF-8 range of the checkable word in the token at `ordinal`: the token without
     /// leading and trailing punctuation (see `word(in:tokenStart:)`).
     public func wordRange(ofToken ordinal: Int) -> Range<Int>? {
+        // Not `map(wordRange(inToken:))`: a partial application would copy the buffer.
         guard let token = tokenRange(ordinal) else { return nil }
+        return wordRange(inToken: token)
+    }
+
+    /// The UTF-8 range of the checkable word in the token whose range (`tokenRange`) is
+    /// `token`, for a caller that has the token's range already.
+    public func wordRange(inToken token: Range<Int>) -> Range<Int> {
         var lower = token.lowerBound
         var upper = token.upperBound
         // ASCII fast path (no CR either): every byte is a character.

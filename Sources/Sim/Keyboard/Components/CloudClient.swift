@@ -312,8 +312,13 @@ struct CloudClient: KeyboardComponent {
         }
         let first = view.firstDifference(in: io.text, finishedTokens: finished)
         var words: [SentWord] = []
+        // Each token's range is found once, for its word here and for the view below.
+        var tokens: [Range<Int>?] = []
+        tokens.reserveCapacity(finished - first)
         for ordinal in first..<finished {
-            guard let word = io.text.wordRange(ofToken: ordinal), !word.isEmpty else { continue }
+            let token = io.text.tokenRange(ordinal)
+            tokens.append(token)
+            guard let token, case let word = io.text.wordRange(inToken: token), !word.isEmpty else { continue }
             let text = io.text.string(utf8: word)
             words.append(SentWord(ordinal: ordinal, word: text, start: word.lowerBound,
                                   verdictDraw: verdicts.draw(ordinal: ordinal, word: text)))
@@ -324,7 +329,7 @@ struct CloudClient: KeyboardComponent {
             view.compared(agreeing: first, text: io.text)
             return
         }
-        view.saw(io.text, tokens: first..<finished)
+        view.saw(io.text, tokens: first..<finished, ranges: tokens)
         let id = requestsSent
         requestsSent += 1
         let characters = io.text.characterCount(utf8: from..<end)

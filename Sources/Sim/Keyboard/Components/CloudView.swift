@@ -59,18 +59,20 @@ struct CloudView {
         dirtyFromUTF8 = text.utf8.count
     }
 
-    /// A request carried the text's tokens `sent`: the cloud's view is the text's tokens up
-    /// to `sent.upperBound` (those before `sent` agreed already).
-    mutating func saw(_ text: TextBuffer, tokens sent: Range<Int>) {
+    /// A request carried the text's tokens `sent`, whose ranges (`text.tokenRange`) are
+    /// `ranges`: the cloud's view is the text's tokens up to `sent.upperBound` (those before
+    /// `sent` agreed already).
+    mutating func saw(_ text: TextBuffer, tokens sent: Range<Int>, ranges: [Range<Int>?]) {
+        precondition(ranges.count == sent.count, "one range a token sent")
         forget(fromToken: sent.lowerBound)
         // Room for all of it at once (a request after a long silence carries many tokens),
         // growing geometrically so that many small requests still cost amortised O(1).
-        if let first = text.tokenRange(sent.lowerBound), let last = text.tokenRange(sent.upperBound - 1) {
+        if let first = ranges.first ?? nil, let last = ranges.last ?? nil {
             Self.reserve(&bytes, room: last.upperBound - first.lowerBound)
             Self.reserve(&ends, room: sent.count)
         }
-        for ordinal in sent {
-            if let range = text.tokenRange(ordinal) { bytes.append(contentsOf: text.utf8[range]) }
+        for range in ranges {
+            if let range { bytes.append(contentsOf: text.utf8[range]) }
             ends.append(bytes.count)
         }
         compared(agreeing: sent.upperBound, text: text)
