@@ -63,8 +63,14 @@ struct TouchModel: KeyboardComponent {
 
     /// A key event at `time`: hit-tests it now if its prediction is ready, otherwise parks it.
     /// Events whose text is not one key of the layer are not measured.
+    @inline(__always)
     mutating func touched<Sink: ObservationSink>(keyIndex: Int, kind: TraceEvent.Kind, at time: SimTime, into sink: inout Sink) {
-        guard isOn else { return }
+        // The no-op variant costs the router a test, not a call, on every key.
+        if isOn { measure(keyIndex: keyIndex, kind: kind, at: time, into: &sink) }
+    }
+
+    /// `touched` when the model is on.
+    private mutating func measure<Sink: ObservationSink>(keyIndex: Int, kind: TraceEvent.Kind, at time: SimTime, into sink: inout Sink) {
         let geometry = parts!.geometry
         let intended: Int?
         let point: TouchPoint
@@ -89,8 +95,13 @@ struct TouchModel: KeyboardComponent {
 
     /// Edit `keyIndex` landed: the word being typed changes, and a `predict` task starts that
     /// delivers the prediction after it.
+    @inline(__always)
     mutating func edited(_ edit: PendingEdit, keyIndex: Int, io: inout KeyboardIO) {
-        guard isOn else { return }
+        if isOn { predict(after: edit, keyIndex: keyIndex, io: &io) }
+    }
+
+    /// `edited` when the model is on.
+    private mutating func predict(after edit: PendingEdit, keyIndex: Int, io: inout KeyboardIO) {
         switch edit {
         case .insertASCII(let byte): insert(ascii: byte)
         case .insert(let text), .paste(let text): insert(text)
