@@ -26,6 +26,8 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
     public private(set) var orphanReplies = 0
     /// The most sessions open at once.
     public private(set) var sessionsOpenMax = 0
+    /// The fleet time of the last step taken (zero before the first).
+    public private(set) var lastStepTime = SimTime.zero
 
     /// The open sessions' runners, in slots that closed sessions leave free for the next
     /// ones, so that memory follows the sessions open at once; `nil` in a free slot. A
@@ -76,17 +78,34 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
                            header: header, caches: caches, user: plan.user, session: plan.session, backend: SessionPort())
     }
 
-    /// Runs every session to its end and the backend until idle. Throws what `open`, `close`
-    /// or a session throws. `beforeStep`, if given, sees each step's fleet time (never
-    /// decreasing) and the backend just before the step is taken, the backend's time no later
-    /// than the previous step's: a fleet reads the backend's meter at minute boundaries there.
-    public mutating func run(beforeStep: ((SimTime, SharedBackend) throws -> Void)? = nil) throws {
+    /// Runs every session to its end and the backend until idle. Throws what `open`, `close`,
+    /// `atBoundary` or a session throws. `atBoundary`, if given, is called once for each
+    /// boundary b = 1, 2, … of fleet time b × `boundaryNanos`, as soon as the next step lies
+    /// at or after it, with b and the backend just before that step (its time no later than
+    /// the boundary): a fleet reads the backend's meter at minute boundaries there. Steps
+    /// that cross no boundary pay nothing for it.
+    ///
+    /// Specialised for the scenario-level fleet's sessions (synthesised events, minute bins):
+    /// from another module a generic fleet would look up its sessions' type metadata on
+    /// every step.
+    @_specialize(exported: false, kind: full, where Source == ArrayTraceSource, Sink == FleetMinuteSink)
+    public mutating func run(boundaryNanos: Int64 = FleetMinute.lengthNanos,
+                             atBoundary: ((Int, SharedBackend) throws -> Void)? = nil) throws {
+        precondition(boundaryNanos > 0, "boundaries a positive time apart")
+        var nextBoundary = 1
         while let step = nextStep() {
-            if let beforeStep {
-                switch step {
-                case .start(let rank): try beforeStep(plans[rank].start, backend)
-                case .session(_, let time), .backend(let time): try beforeStep(time, backend)
-                }
+            let time: SimTime
+            switch step {
+            case .start(let rank): time = plans[rank].start
+            case .session(_, let at), .backend(let at): time = at
+            }
+            lastStepTime = time
+            if let atBoundary, time.nanoseconds >= Int64(nextBoundary) * boundaryNanos {
+                let backend = backend
+                repeat {
+                    try atBoundary(nextBoundary, backend)
+                    nextBoundary += 1
+                } while time.nanoseconds >= Int64(nextBoundary) * boundaryNanos
             }
             switch step {
             case .start(let rank): try start(rank)
