@@ -50,6 +50,12 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
     /// session's `scheduled` is stale and skipped. A key is never in it twice (the heap's
     /// keys are unique): a session keeps the times of its entries in `filed`.
     private var upcoming = Heap<Int>()
+    /// The session just stepped, with its next event's fleet time, kept out of `upcoming`:
+    /// a session's events come in bursts (a key, then its tasks a few milliseconds apart), so
+    /// its next step is often the fleet's next, taken without filing and unfiling it. Valid
+    /// while the session's `scheduled` is still that time; filed as soon as another session's
+    /// entry comes first.
+    private var held: (time: SimTime, rank: Int)?
     private var nextStart = 0
     private let open: (FleetSessionPlan, Int) throws -> SessionRunner<Source, Sink>
     private let close: (FleetSessionPlan, ReplicationSummary, Sink) throws -> Void
@@ -129,13 +135,39 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
             if slot >= 0 && scheduled[slot] == time { best = (time, rank, .session(rank, time)); break }
             unfile(rank, time)
         }
+        var bestIsHeld = false
+        if let held {
+            let slot = Int(slotOfRank[held.rank])
+            if slot < 0 || scheduled[slot] != held.time {
+                self.held = nil  // a reply moved its next event (filed then) or it closed
+            } else if let heap = best, (heap.time, heap.rank) < (held.time, held.rank) {
+                self.held = nil
+                file(held.rank, at: held.time)
+            } else {
+                best = (held.time, held.rank, .session(held.rank, held.time))
+                bestIsHeld = true
+            }
+        }
         if nextStart < plans.count {
             let plan = plans[nextStart]
-            if best.map({ (plan.start, nextStart) < ($0.time, $0.rank) }) ?? true { best = (plan.start, nextStart, .start(nextStart)) }
+            if best.map({ (plan.start, nextStart) < ($0.time, $0.rank) }) ?? true {
+                best = (plan.start, nextStart, .start(nextStart))
+                bestIsHeld = false
+            }
         }
         if let wake = backend.nextWake, best.map({ wake < $0.time }) ?? true { return .backend(wake) }
-        if case .session(let rank, let time) = best?.step { unfile(rank, time) }
+        if case .session(let rank, let time) = best?.step {
+            if bestIsHeld { held = nil } else { unfile(rank, time) }
+        }
         return best?.step
+    }
+
+    /// Puts the entry (`time`, `rank`) in `upcoming`, unless it is there already.
+    private mutating func file(_ rank: Int, at time: SimTime) {
+        let slot = Int(slotOfRank[rank])
+        guard !filed[slot].contains(time) else { return }
+        filed[slot].append(time)
+        upcoming.insert(rank, key: UInt128(UInt64(time.nanoseconds)) << 64 | UInt128(rank))
     }
 
     /// Pops the earliest entry of `upcoming`, (`time`, `rank`).
@@ -195,11 +227,12 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
             case .abandon(let attempt, _): backend.abandon(attempt, at: time)
             }
         }
-        try settle(rank)
+        try settle(rank, holding: true)
     }
 
-    /// Files the session's next event, or closes it when it is done.
-    private mutating func settle(_ rank: Int) throws {
+    /// Files the session's next event, or closes it when it is done. `holding` (the session
+    /// just stepped, so nothing is held): keeps the next event out of `upcoming` as `held`.
+    private mutating func settle(_ rank: Int, holding: Bool = false) throws {
         let slot = Int(slotOfRank[rank])
         let next = withRunner(slot) { runner -> SimTime?? in runner.isDone ? nil : .some(runner.nextEventTime) }
         guard let next else {
@@ -218,9 +251,11 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
         let time = local + (plans[rank].start - SimTime.zero)
         if let current = scheduled[slot], current <= time { return }
         scheduled[slot] = time
-        if !filed[slot].contains(time) {
-            filed[slot].append(time)
-            upcoming.insert(rank, key: UInt128(UInt64(time.nanoseconds)) << 64 | UInt128(rank))
+        if holding && !filed[slot].contains(time) {
+            precondition(held == nil, "one session held at a time")
+            held = (time, rank)
+        } else {
+            file(rank, at: time)
         }
     }
 
