@@ -45,10 +45,10 @@ if CommandLine.arguments.dropFirst().first == "--fleet-day-child" {
     runFleetDay()
     exit(0)
 }
-// `--fleet-profile USERS [hosted]`: the busy hour's fleet once, with USERS users, for a
-// profiler (valgrind --tool=callgrind); `hosted` puts it on the hosted API preset.
+// `--fleet-profile USERS`: the busy hour's fleet once, with USERS users, for a profiler
+// (valgrind --tool=callgrind).
 if CommandLine.arguments.dropFirst().first == "--fleet-profile" {
-    runFleetProfile(users: Int(CommandLine.arguments[2])!, hosted: CommandLine.arguments.dropFirst(3).first == "hosted")
+    runFleetProfile(users: Int(CommandLine.arguments[2])!)
     exit(0)
 }
 

@@ -77,6 +77,34 @@ final class JobAndMergeTests: XCTestCase {
         XCTAssertEqual(single["sweep_points"]?.count, 3)
     }
 
+    func testAMergeKeepsEveryFleetItsFilesHoldUnderNewIDs() throws {
+        let folder = try ReportFolder()
+        let job = try Fixtures.sweepJob(values: [300, 1000], replications: 1)
+        var shards: [String] = []
+        for index in 0..<2 {
+            let shard = Shard(index: index, count: 2)
+            let path = shard.reportPath(for: folder.path("out.sqlite"))
+            _ = try JobRunner.run(job, shard: shard, threads: 1, reportPath: path, busyTimeoutMs: 1000)
+            shards.append(path)
+        }
+        // Fleets beside the runs: one in each shard's file, one already in the output.
+        var rng = SplitMix(seed: 7)
+        let fleets = (0..<3).map { FleetReportTests.partition(0, of: 1, minutes: 61 + $0, rng: &rng) }
+        let output = folder.path("merged.sqlite")
+        for (fleet, path) in zip(fleets, [shards[0], shards[1], output]) {
+            XCTAssertEqual(try FleetReportStore.write(fleet, toFile: path, busyTimeoutMs: 1000), 1)
+        }
+        let summary = try ReportMerge.merge(output: output, inputs: shards, busyTimeoutMs: 1000)
+        XCTAssertEqual(summary.runs, 2)
+        let store = try ReportStore(path: output, readOnly: true)
+        XCTAssertEqual(try FleetReportStore.fleetIDs(store.database), [1, 2, 3])
+        for (id, fleet) in zip([Int64(1), 2, 3], [fleets[2], fleets[0], fleets[1]]) {
+            var read = try FleetReportStore.read(store, fleetID: id)
+            read.wallSeconds = fleet.wallSeconds
+            XCTAssertEqual(read, fleet, "fleet \(id)")
+        }
+    }
+
     func testMergeRefusesBadSetsAndChangesNothing() throws {
         let folder = try ReportFolder()
         let job = try Fixtures.compareJob(replications: 1)

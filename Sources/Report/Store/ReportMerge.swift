@@ -30,10 +30,12 @@ public enum ReportMerge {
         public var rows: Int
     }
 
-    /// Tables whose rows merge writes itself rather than copying.
-    static let managedTables: Set<String> = [
+    /// Tables whose rows merge writes itself rather than copying. A fleet's tables are keyed
+    /// by `fleet_id`, neither a run nor a catalog: each input's fleets are read whole and
+    /// written again under new ids (`copyFleets`).
+    static let managedTables = Set([
         "batches", "jobs", "job_batches", "job_runs", "comparisons", "comparison_metrics", "sweeps", "sweep_points",
-    ]
+    ]).union([ReportTables.fleetSummary.table, ReportTables.fleetMinutes.table, ReportTables.fleetHistograms.table].map(\.name))
 
     /// One job row of one input.
     struct ShardJob {
@@ -315,6 +317,7 @@ public enum ReportMerge {
             for relation in relations where sourceTables.contains(relation.name) {
                 rows += try copy(relation, from: store.database, into: db, runs: runMaps[input], batches: batchMaps[input])
             }
+            rows += try copyFleets(from: store, into: db)
         }
         jobRuns.sort { $0.run < $1.run }
         let j = ReportTables.jobRuns
@@ -338,6 +341,20 @@ public enum ReportMerge {
         }
         return Summary(inputs: stores.count, jobIDs: jobIDs, jobDescriptions: plan.map { $0[0].description },
                        runs: jobRuns.count, rows: rows)
+    }
+
+    /// Copies every fleet of `store` (a file that holds runs may hold `keysim fleet` runs
+    /// too), each under the next `fleet_id` of the output; returns the rows written.
+    private static func copyFleets(from store: ReportStore, into db: Database) throws -> Int {
+        var rows = 0
+        for fleetID in try FleetReportStore.fleetIDs(store.database) {
+            let id = try FleetReportStore.insert(try FleetReportStore.read(store, fleetID: fleetID), into: db)
+            for table in [ReportTables.fleetSummary.table, ReportTables.fleetMinutes.table, ReportTables.fleetHistograms.table] {
+                let count = try db.query("SELECT COUNT(*) FROM \(ReportInspector.quoted(table.name)) WHERE fleet_id = ?", [.integer(id)])
+                if case .integer(let n)? = count.first?[0] { rows += Int(n) }
+            }
+        }
+        return rows
     }
 
     /// Copies the rows of one table from an input, renumbering run and batch ids. Tables

@@ -48,23 +48,17 @@ struct FleetPartitionRun {
         // The backend's meter is read at every minute boundary the fleet passes (its time is
         // then no later than the boundary), and the minute gets the difference.
         var lastMeter = SharedBackendMeter()
-        var nextBoundary = 1
-        func readBoundaries(upTo time: Int64, _ backend: SharedBackend) {
-            while Int64(nextBoundary) * FleetMinute.lengthNanos <= time {
-                let meter = backend.meter(at: SimTime(nanoseconds: Int64(nextBoundary) * FleetMinute.lengthNanos))
-                bins.update(at: Int64(nextBoundary - 1) * FleetMinute.lengthNanos) { $0.backend += meter - lastMeter }
-                lastMeter = meter
-                nextBoundary += 1
-            }
+        func readBoundary(_ boundary: Int, _ backend: SharedBackend) {
+            let meter = backend.meter(at: SimTime(nanoseconds: Int64(boundary) * FleetMinute.lengthNanos))
+            bins.update(at: Int64(boundary - 1) * FleetMinute.lengthNanos) { $0.backend += meter - lastMeter }
+            lastMeter = meter
         }
-        var lastStep: Int64 = 0
-        try fleetSimulation.run { time, backend in
-            lastStep = time.nanoseconds
-            readBoundaries(upTo: time.nanoseconds, backend)
-        }
+        try fleetSimulation.run(boundaryNanos: FleetMinute.lengthNanos, atBoundary: readBoundary)
         // The rest: up to the end of the last minute anything happened in (or of the span).
-        _ = bins.index(lastStep)
-        readBoundaries(upTo: Int64(bins.minutes.count) * FleetMinute.lengthNanos, fleetSimulation.backend)
+        let lastRead = bins.index(fleetSimulation.lastStepTime.nanoseconds)
+        for boundary in stride(from: lastRead + 1, through: bins.minutes.count, by: 1) {
+            readBoundary(boundary, fleetSimulation.backend)
+        }
         tracker.add(done: closedSinceReport, partitionsDone: 1)
         return Outcome(minutes: bins.minutes, sessions: plans.count, sessionsOpenMax: fleetSimulation.sessionsOpenMax)
     }

@@ -160,22 +160,34 @@ public struct FleetPlanner: Sendable {
 
 extension FleetPlanner {
     /// The trace source a fleet session replays: its synthesised events, dictation clips
-    /// resolved beside its text.
-    public typealias Source = DictationAudioResolver<ArrayTraceSource>
+    /// already resolved beside its text (so that a fleet's sessions are all of one concrete
+    /// type, run by `FleetSimulation`'s specialised loop).
+    public typealias Source = ArrayTraceSource
 
     /// Opens a planned session: synthesises its typing now (so that memory follows the
     /// sessions open, not the users) and builds its simulation on `keyboard` with the
     /// session's network, its requests sent to a `SessionPort`, its streams keyed by
-    /// (seed, user, session).
+    /// (seed, user, session). Throws what resolving its dictation clips throws.
     public func open<Sink: ObservationSink>(_ plan: FleetSessionPlan, keyboard: KeyboardConfig, caches: SimulationCaches,
                                             sink: Sink) throws -> SessionRunner<Source, Sink> {
         let session = session(plan)
-        let (header, events) = session.synthesis.trace(of: script(of: session))
+        let (header, synthesised) = session.synthesis.trace(of: script(of: session))
         var config = keyboard
         if let network = session.network { config.network = network.config }
         let simulation = FleetSimulation<Source, Sink>.makeSimulation(config: config, seed: seed, replication: 0, plan: plan,
                                                                       header: header, caches: caches)
-        let source = DictationAudioResolver(ArrayTraceSource(events), tracePath: session.text.path) { _ in nil }
-        return try SessionRunner(simulation: simulation, source: source, sink: sink)
+        return try SessionRunner(simulation: simulation, source: ArrayTraceSource(try Self.resolvingDictation(synthesised, of: session.text)),
+                                 sink: sink)
+    }
+
+    /// `events` with their dictation clips resolved beside `text`, as a trace file's reader
+    /// resolves them: only a session that dictates a WAV file reads anything.
+    static func resolvingDictation(_ events: [TraceEvent], of text: TracePopulation.Text) throws -> [TraceEvent] {
+        guard events.contains(where: { if case .dictationStart(.wavFile) = $0.kind { true } else { false } }) else { return events }
+        var resolver = DictationAudioResolver(ArrayTraceSource(events), tracePath: text.path) { _ in nil }
+        var resolved: [TraceEvent] = []
+        resolved.reserveCapacity(events.count)
+        while let event = try resolver.next() { resolved.append(event) }
+        return resolved
     }
 }

@@ -56,13 +56,16 @@ public struct HumanSynthesis: Sendable, Equatable {
         profile.errors.slipRate = typoRate ?? profile.errors.slipRate
         profile.touchSpreadPoints = touchSpreadPoints ?? profile.touchSpreadPoints
         profile.language = language ?? profile.language
+        let events: [TraceEvent]
         if let wordsPerMinute {
             // After the replacements: the slip rate changes how many taps the text takes.
-            profile = HumanTypist.profile(profile, scaledToWordsPerMinute: wordsPerMinute, script: script, seed: seed)
+            (profile, events) = HumanTypist.scaledTrace(of: script, profile: profile, wordsPerMinute: wordsPerMinute, seed: seed)
+        } else {
+            events = HumanTypist(profile: profile).synthesize(script, seed: seed)
         }
         let typist = HumanTypist(profile: profile)
         let header = TraceHeader(name: name, language: profile.language, intendedText: typist.intendedText(of: script), source: source)
-        return (header, typist.synthesize(script, seed: seed))
+        return (header, events)
     }
 
     /// The name `trace synth` gives the trace of a text file: the file's name without its

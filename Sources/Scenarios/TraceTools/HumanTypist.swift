@@ -370,22 +370,4 @@ extension HumanTypist {
         }
         return count
     }
-
-    /// `profile` with its typing intervals scaled so that the trace of `script` types at
-    /// `wordsPerMinute` as `trace stats` measures it (pauses over 5 s left out), within 1 %
-    /// or after six rounds, whichever comes first.
-    public static func profile(_ profile: TypistProfile, scaledToWordsPerMinute wordsPerMinute: Double,
-                               script: SynthScript, seed: UInt64) -> TypistProfile {
-        var scaled = profile
-        for _ in 0..<6 {
-            let typist = HumanTypist(profile: scaled)
-            var statistics = TraceStatistics(header: TraceHeader())
-            for event in typist.synthesize(script, seed: seed) { statistics.add(event) }
-            guard let measured = statistics.wordsPerMinute, measured > 0 else { return scaled }
-            let ratio = measured / wordsPerMinute
-            if abs(ratio - 1) < 0.01 { break }
-            scaled = scaled.scaled(by: ratio)
-        }
-        return scaled
-    }
 }

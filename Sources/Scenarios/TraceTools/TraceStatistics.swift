@@ -215,6 +215,31 @@ public struct TraceStatistics: Sendable {
         return Double(netCharacters) / 5 / (Double(typingNanos) / 60e9)
     }
 
+    /// `wordsPerMinute` of the statistics of `events`, without the rest of them (no text
+    /// replayed, no words aligned): what scaling a typist to a speed measures on every round.
+    public static func wordsPerMinute(of events: [TraceEvent]) -> Double? {
+        var keyCharacters = 0
+        var backspaceTaps = 0
+        var typingNanos: Int64 = 0
+        var lastTapTime: SimTime?
+        for event in events {
+            switch event.kind {
+            case .key(let inserted, _, _): keyCharacters += inserted.count
+            case .backspace: backspaceTaps += 1
+            case .keyboardHidden, .dictationStart: lastTapTime = nil; continue
+            default: continue
+            }
+            // A tap, as `tap(at:)` counts it.
+            if let last = lastTapTime {
+                let interval = (event.time - last).nanoseconds
+                if interval <= pauseNanos { typingNanos &+= interval }
+            }
+            lastTapTime = event.time
+        }
+        guard typingNanos > 0 else { return nil }
+        return Double(max(0, keyCharacters - backspaceTaps)) / 5 / (Double(typingNanos) / 60e9)
+    }
+
     /// Backspaces as a share of all taps; `nil` without taps.
     public var backspaceRate: Double? {
         let taps = keyTaps + backspaceTaps

@@ -26,6 +26,8 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
     public private(set) var orphanReplies = 0
     /// The most sessions open at once.
     public private(set) var sessionsOpenMax = 0
+    /// The fleet time of the last step taken (zero before the first).
+    public private(set) var lastStepTime = SimTime.zero
 
     /// The open sessions' runners, in slots that closed sessions leave free for the next
     /// ones, so that memory follows the sessions open at once; `nil` in a free slot. A
@@ -48,6 +50,12 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
     /// session's `scheduled` is stale and skipped. A key is never in it twice (the heap's
     /// keys are unique): a session keeps the times of its entries in `filed`.
     private var upcoming = Heap<Int>()
+    /// The session just stepped, with its next event's fleet time, kept out of `upcoming`:
+    /// a session's events come in bursts (a key, then its tasks a few milliseconds apart), so
+    /// its next step is often the fleet's next, taken without filing and unfiling it. Valid
+    /// while the session's `scheduled` is still that time; filed as soon as another session's
+    /// entry comes first.
+    private var held: (time: SimTime, rank: Int)?
     private var nextStart = 0
     private let open: (FleetSessionPlan, Int) throws -> SessionRunner<Source, Sink>
     private let close: (FleetSessionPlan, ReplicationSummary, Sink) throws -> Void
@@ -76,17 +84,34 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
                            header: header, caches: caches, user: plan.user, session: plan.session, backend: SessionPort())
     }
 
-    /// Runs every session to its end and the backend until idle. Throws what `open`, `close`
-    /// or a session throws. `beforeStep`, if given, sees each step's fleet time (never
-    /// decreasing) and the backend just before the step is taken, the backend's time no later
-    /// than the previous step's: a fleet reads the backend's meter at minute boundaries there.
-    public mutating func run(beforeStep: ((SimTime, SharedBackend) throws -> Void)? = nil) throws {
+    /// Runs every session to its end and the backend until idle. Throws what `open`, `close`,
+    /// `atBoundary` or a session throws. `atBoundary`, if given, is called once for each
+    /// boundary b = 1, 2, … of fleet time b × `boundaryNanos`, as soon as the next step lies
+    /// at or after it, with b and the backend just before that step (its time no later than
+    /// the boundary): a fleet reads the backend's meter at minute boundaries there. Steps
+    /// that cross no boundary pay nothing for it.
+    ///
+    /// Specialised for the scenario-level fleet's sessions (synthesised events, minute bins):
+    /// from another module a generic fleet would look up its sessions' type metadata on
+    /// every step.
+    @_specialize(exported: false, kind: full, where Source == ArrayTraceSource, Sink == FleetMinuteSink)
+    public mutating func run(boundaryNanos: Int64 = FleetMinute.lengthNanos,
+                             atBoundary: ((Int, SharedBackend) throws -> Void)? = nil) throws {
+        precondition(boundaryNanos > 0, "boundaries a positive time apart")
+        var nextBoundary = 1
         while let step = nextStep() {
-            if let beforeStep {
-                switch step {
-                case .start(let rank): try beforeStep(plans[rank].start, backend)
-                case .session(_, let time), .backend(let time): try beforeStep(time, backend)
-                }
+            let time: SimTime
+            switch step {
+            case .start(let rank): time = plans[rank].start
+            case .session(_, let at), .backend(let at): time = at
+            }
+            lastStepTime = time
+            if let atBoundary, time.nanoseconds >= Int64(nextBoundary) * boundaryNanos {
+                let backend = backend
+                repeat {
+                    try atBoundary(nextBoundary, backend)
+                    nextBoundary += 1
+                } while time.nanoseconds >= Int64(nextBoundary) * boundaryNanos
             }
             switch step {
             case .start(let rank): try start(rank)
@@ -110,13 +135,39 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
             if slot >= 0 && scheduled[slot] == time { best = (time, rank, .session(rank, time)); break }
             unfile(rank, time)
         }
+        var bestIsHeld = false
+        if let held {
+            let slot = Int(slotOfRank[held.rank])
+            if slot < 0 || scheduled[slot] != held.time {
+                self.held = nil  // a reply moved its next event (filed then) or it closed
+            } else if let heap = best, (heap.time, heap.rank) < (held.time, held.rank) {
+                self.held = nil
+                file(held.rank, at: held.time)
+            } else {
+                best = (held.time, held.rank, .session(held.rank, held.time))
+                bestIsHeld = true
+            }
+        }
         if nextStart < plans.count {
             let plan = plans[nextStart]
-            if best.map({ (plan.start, nextStart) < ($0.time, $0.rank) }) ?? true { best = (plan.start, nextStart, .start(nextStart)) }
+            if best.map({ (plan.start, nextStart) < ($0.time, $0.rank) }) ?? true {
+                best = (plan.start, nextStart, .start(nextStart))
+                bestIsHeld = false
+            }
         }
         if let wake = backend.nextWake, best.map({ wake < $0.time }) ?? true { return .backend(wake) }
-        if case .session(let rank, let time) = best?.step { unfile(rank, time) }
+        if case .session(let rank, let time) = best?.step {
+            if bestIsHeld { held = nil } else { unfile(rank, time) }
+        }
         return best?.step
+    }
+
+    /// Puts the entry (`time`, `rank`) in `upcoming`, unless it is there already.
+    private mutating func file(_ rank: Int, at time: SimTime) {
+        let slot = Int(slotOfRank[rank])
+        guard !filed[slot].contains(time) else { return }
+        filed[slot].append(time)
+        upcoming.insert(rank, key: UInt128(UInt64(time.nanoseconds)) << 64 | UInt128(rank))
     }
 
     /// Pops the earliest entry of `upcoming`, (`time`, `rank`).
@@ -176,11 +227,12 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
             case .abandon(let attempt, _): backend.abandon(attempt, at: time)
             }
         }
-        try settle(rank)
+        try settle(rank, holding: true)
     }
 
-    /// Files the session's next event, or closes it when it is done.
-    private mutating func settle(_ rank: Int) throws {
+    /// Files the session's next event, or closes it when it is done. `holding` (the session
+    /// just stepped, so nothing is held): keeps the next event out of `upcoming` as `held`.
+    private mutating func settle(_ rank: Int, holding: Bool = false) throws {
         let slot = Int(slotOfRank[rank])
         let next = withRunner(slot) { runner -> SimTime?? in runner.isDone ? nil : .some(runner.nextEventTime) }
         guard let next else {
@@ -199,9 +251,11 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
         let time = local + (plans[rank].start - SimTime.zero)
         if let current = scheduled[slot], current <= time { return }
         scheduled[slot] = time
-        if !filed[slot].contains(time) {
-            filed[slot].append(time)
-            upcoming.insert(rank, key: UInt128(UInt64(time.nanoseconds)) << 64 | UInt128(rank))
+        if holding && !filed[slot].contains(time) {
+            precondition(held == nil, "one session held at a time")
+            held = (time, rank)
+        } else {
+            file(rank, at: time)
         }
     }
 
