@@ -89,7 +89,7 @@ private struct Session {
     /// message gap).
     var pendingInterval: SimDuration?
     /// A slip the typist will notice after the word: the letter meant and what was typed since.
-    var pendingSlip: (correct: Character, typedAfter: [Character])?
+    var pendingSlip: (correct: TypedCharacter, typedAfter: [TypedCharacter])?
     var languages: TypingLanguages
 
     var timing: RandomStream
@@ -152,8 +152,11 @@ private struct Session {
     }
 
     mutating func hold() -> SimDuration {
-        TypistModel.duration(milliseconds: Distribution.lognormal(mu: log(85), sigma: 0.25).sample(&holds))
+        TypistModel.duration(milliseconds: Self.holdDistribution.sample(&holds))
     }
+
+    /// A touch's hold: a lognormal 85 ms (σ = 0.25), as `TypistModel`'s.
+    static let holdDistribution = Distribution.lognormal(mu: log(85), sigma: 0.25)
 
     // MARK: Intervals
 
@@ -251,7 +254,7 @@ private struct Session {
     mutating func type(_ segment: SynthScript.Segment) {
         switch segment {
         case .typed(let message):
-            let characters = Array(message)
+            let characters = TypedCharacter.characters(of: message)
             var index = 0
             while index < characters.count { index = type(characters, at: index) }
         case let .dictation(audio, transcript, lengthNanos):
@@ -269,7 +272,7 @@ private struct Session {
 
     /// Types the character at `index` (or a whole word through the suggestion bar); returns
     /// the index of the next character to type.
-    mutating func type(_ characters: [Character], at index: Int) -> Int {
+    mutating func type(_ characters: [TypedCharacter], at index: Int) -> Int {
         let c = characters[index]
         if let tag = languages.switchBefore(c) {
             // The globe key, timed as a tap after a punctuation mark.
@@ -280,37 +283,37 @@ private struct Session {
            suggestions.bernoulli(profile.suggestions.pickRate) {
             let prefix = max(2, length / 2)
             for letter in characters[index..<(index + prefix)] { typeKey(letter) }
-            edit(.suggestionPicked(text: String(characters[index..<(index + length)])))
+            edit(.suggestionPicked(text: String(characters[index..<(index + length)].map(\.character))))
             return index + length
         }
-        let found = Planner.key(for: c, letterLayout: letterLayout)
+        let found = c.key(on: letterLayout)
         if pendingSlip != nil {
-            typeKey(c)
+            typeKey(c, found: found)
             pendingSlip!.typedAfter.append(c)
-            if c.isWhitespace { fixSlipAfterWord() }
+            if c.properties.isWhitespace { fixSlipAfterWord() }
             return index + 1
         }
         let errors = profile.errors
         guard found.letterLayer, errors.slipRate > 0, slips.bernoulli(errors.slipRate),
               let intended = found.key,
               let wrong = Planner.pickNeighbour(of: intended, on: letterLayout, &slips) else {
-            typeKey(c)
+            typeKey(c, found: found)
             return index + 1
         }
-        let wrongText = c.isUppercase ? wrong.label.uppercased() : wrong.label
+        let wrongText = c.properties.isUppercase ? wrong.label.uppercased() : wrong.label
         edit(.key(text: wrongText, touchUp: nil, point: nil), key: wrong, aim: intended)
         let fate = slips.nextDouble()
         if fate < errors.noticedInWordShare {
             // Up to two more letters of the word, then back over them and the slip.
             let wanted = [0, 0, 0, 0, 0, 1, 1, 1, 2, 2][slips.nextInt(below: 10)]
             var next = index + 1
-            while next - index - 1 < wanted, next < characters.count, characters[next].isLetter,
-                  Planner.key(for: characters[next], letterLayout: letterLayout).letterLayer {
+            while next - index - 1 < wanted, next < characters.count, characters[next].properties.isLetter,
+                  characters[next].key(on: letterLayout).letterLayer {
                 typeKey(characters[next])
                 next += 1
             }
             for _ in index..<next { edit(.backspace(touchUp: nil, point: nil)) }
-            typeKey(c)
+            typeKey(c, found: found)
         } else if fate < errors.noticedInWordShare + errors.noticedAfterWordShare {
             pendingSlip = (c, [])
         }
@@ -335,13 +338,14 @@ private struct Session {
         }
     }
 
-    /// Types `c` on its key, without a slip.
-    mutating func typeKey(_ c: Character) {
-        let found = Planner.key(for: c, letterLayout: letterLayout)
-        edit(.key(text: String(c), touchUp: nil, point: nil), key: found.key)
+    /// Types `c` on its key, without a slip; `found` is its key on the current layout when
+    /// already looked up.
+    mutating func typeKey(_ c: TypedCharacter, found: TypedCharacter.KeyLookup? = nil) {
+        let key = (found ?? c.key(on: letterLayout)).key
+        edit(.key(text: String(c.character), touchUp: nil, point: nil), key: key)
     }
 
-    func suggestibleWordLength(_ characters: [Character], at index: Int) -> Int? {
+    func suggestibleWordLength(_ characters: [TypedCharacter], at index: Int) -> Int? {
         guard profile.suggestions.pickRate > 0 else { return nil }
         return HumanTypist.suggestibleWordLength(characters, at: index, minimumLength: profile.suggestions.minimumLength)
     }
@@ -351,19 +355,19 @@ extension HumanTypist {
     /// The length of the word starting at `index` when a typist may complete it from the
     /// bar: letters only, at least `minimumLength` of them, after white space or at the
     /// start, and followed by no letter or digit.
-    static func suggestibleWordLength(_ characters: [Character], at index: Int, minimumLength: Int) -> Int? {
-        guard index == 0 || characters[index - 1].isWhitespace else { return nil }
+    static func suggestibleWordLength(_ characters: [TypedCharacter], at index: Int, minimumLength: Int) -> Int? {
+        guard index == 0 || characters[index - 1].properties.isWhitespace else { return nil }
         var end = index
-        while end < characters.count, characters[end].isLetter { end += 1 }
+        while end < characters.count, characters[end].properties.isLetter { end += 1 }
         let length = end - index
         guard length >= minimumLength else { return nil }
-        if end < characters.count, characters[end].isNumber { return nil }
+        if end < characters.count, characters[end].properties.isNumber { return nil }
         return length
     }
 
     /// The words of `text` a typist may complete from the bar.
     static func suggestibleWords(in text: String, minimumLength: Int) -> Int {
-        let characters = Array(text)
+        let characters = TypedCharacter.characters(of: text)
         var count = 0
         for index in characters.indices where suggestibleWordLength(characters, at: index, minimumLength: minimumLength) != nil {
             count += 1
