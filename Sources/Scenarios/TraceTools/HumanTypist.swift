@@ -38,8 +38,7 @@ public struct HumanTypist: Sendable {
         for segment in script.segments {
             switch segment {
             case .typed(let text):
-                let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-                for (index, line) in lines.enumerated() {
+                for (index, line) in Self.lines(of: text).enumerated() {
                     if index > 0 { close() }
                     if !line.isEmpty { current.append(.typed(String(line))) }
                 }
@@ -49,6 +48,30 @@ public struct HumanTypist: Sendable {
         }
         close()
         return messages
+    }
+
+    /// The lines of `text` between its "\n" characters, as `text.split(separator: "\n",
+    /// omittingEmptySubsequences: false)` gives them, found in its UTF-8 without walking its
+    /// clusters: a line feed is a cluster of its own unless a carriage return comes just
+    /// before it (Unicode's rules GB3–GB5).
+    static func lines(of text: String) -> [Substring] {
+        var lines: [Substring] = []
+        let utf8 = text.utf8
+        var start = utf8.startIndex
+        var index = utf8.startIndex
+        var previous: UInt8 = 0
+        while index < utf8.endIndex {
+            let byte = utf8[index]
+            let next = utf8.index(after: index)
+            if byte == 0x0A && previous != 0x0D {
+                lines.append(text[start..<index])
+                start = next
+            }
+            previous = byte
+            index = next
+        }
+        lines.append(text[start...])
+        return lines
     }
 
     /// The header's intended text for `script`: its messages, one per line.
@@ -103,6 +126,14 @@ private struct Session {
     var rhythmDraws: RandomStream
     var latent: Double?
 
+    /// What the profile answers on every edit, asked once: each context's timing and typing
+    /// lognormal (in the order of `Context.allCases`), whether the rhythm model draws and
+    /// whether its multipliers do anything.
+    let timings: [TypistProfile.ContextTiming]
+    let typingDistributions: [Distribution]
+    let drawsWithRhythm: Bool
+    let rhythmHasMultipliers: Bool
+
     init(profile: TypistProfile, seed: UInt64) {
         self.profile = profile
         let root = RandomStream(seed: seed, replication: 0, name: "trace.typist")
@@ -115,6 +146,12 @@ private struct Session {
         holds = root.derived("holds")
         rhythmDraws = root.derived("rhythm")
         languages = TypingLanguages(start: profile.language)
+        timings = TypistProfile.Context.allCases.map { profile[$0] }
+        typingDistributions = timings.map(\.interval).map {
+            Distribution.lognormal(mu: log($0.medianMs), sigma: max($0.sigma, 1e-9))
+        }
+        drawsWithRhythm = profile.drawsWithRhythm
+        rhythmHasMultipliers = profile.rhythm?.hasMultipliers == true
     }
 
     var letterLayout: KeyboardLayout { languages.letterLayout }
@@ -133,7 +170,7 @@ private struct Session {
             pendingInterval = nil
         } else {
             let context = TypingContext.of(kind, after: previousEdit ?? .keyboardShown, text: text)
-            let pair = context == .withinWord && profile.rhythm?.hasMultipliers == true ? KeyPair.of(kind, text: text) : nil
+            let pair = context == .withinWord && rhythmHasMultipliers ? KeyPair.of(kind, text: text) : nil
             time = time + draw(context, pair: pair)
         }
         var recorded = kind
@@ -164,10 +201,11 @@ private struct Session {
     /// the typing interval (through the rhythm model when the profile has one; `pair`, within
     /// a word, picks its multiplier).
     mutating func draw(_ context: TypistProfile.Context, pair: KeyPair? = nil) -> SimDuration {
-        let timing = profile[context]
+        let index = context.index
+        let timing = timings[index]
         if timing.pauseProbability > 0 && pauses.nextDouble() < timing.pauseProbability { return pause() }
-        if profile.drawsWithRhythm && context != .messageStart { return rhythmTyping(timing, pair: pair) }
-        return typing(timing.interval)
+        if drawsWithRhythm && context != .messageStart { return rhythmTyping(timing, pair: pair) }
+        return typing(typingDistributions[index])
     }
 
     /// A typing interval of the rhythm model: the latent chain steps (an AR(1) of standard
@@ -184,10 +222,10 @@ private struct Session {
         return TypistModel.duration(milliseconds: mixture.quantile(StandardNormal.cdf(z)))
     }
 
-    /// A lognormal typing interval, drawn again while it is over the pause threshold.
-    mutating func typing(_ interval: TypistProfile.Interval) -> SimDuration {
+    /// A draw of a context's lognormal typing interval, drawn again while it is over the
+    /// pause threshold.
+    mutating func typing(_ distribution: Distribution) -> SimDuration {
         let threshold = profile.pauses.thresholdMs
-        let distribution = Distribution.lognormal(mu: log(interval.medianMs), sigma: max(interval.sigma, 1e-9))
         for _ in 0..<64 {
             let ms = distribution.sample(&timing)
             if ms <= threshold { return TypistModel.duration(milliseconds: ms) }

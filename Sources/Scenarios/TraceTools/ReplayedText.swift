@@ -12,7 +12,11 @@ import Sim
 ///
 /// The text is kept as a gap: the part before the cursor as a `String`, the part after it
 /// as a stack of characters, so typing at the cursor and short cursor moves cost O(1)
-/// amortised whatever the text's length.
+/// amortised whatever the text's length. The clusters just before the cursor that the
+/// typist's contexts ask about are kept as the text changes, and an ASCII key typed after
+/// ASCII text is inserted without asking where clusters end (two scalars below U+0300 always
+/// have a cluster break between them, except CR LF): a synthesising typist asks both for
+/// every key.
 public struct ReplayedText: Sendable {
     /// The text before the cursor.
     private var before = ""
@@ -22,6 +26,10 @@ public struct ReplayedText: Sendable {
     public private(set) var cursorOffset = 0
     /// The transcript of the dictation in progress, inserted when it stops.
     private var pendingTranscript: String?
+    /// The grapheme cluster just before the cursor, or `nil` at the start of the text.
+    public private(set) var characterBeforeCursor: Character?
+    /// The last grapheme cluster before the cursor that is not white space, or `nil`.
+    public private(set) var lastNonSpaceBeforeCursor: Character?
 
     /// An empty text.
     public init() {}
@@ -29,14 +37,18 @@ public struct ReplayedText: Sendable {
     /// The whole text.
     public var text: String { before + String(afterReversed.reversed()) }
 
+    /// The text before the cursor.
+    var textBeforeCursor: String { before }
+
     /// The number of grapheme clusters in the text.
     public var count: Int { cursorOffset + afterReversed.count }
 
-    /// The grapheme cluster just before the cursor, or `nil` at the start of the text.
-    public var characterBeforeCursor: Character? { before.last }
-
-    /// The last grapheme cluster before the cursor that is not white space, or `nil`.
-    public var lastNonSpaceBeforeCursor: Character? { before.last { !$0.isWhitespace } }
+    /// Sets the clusters before the cursor from `before` after an edit other than a fast
+    /// insertion.
+    private mutating func cursorMoved() {
+        characterBeforeCursor = before.last
+        lastNonSpaceBeforeCursor = before.last { !$0.isWhitespace }
+    }
 
     /// How many letters and digits run back from the cursor, counting at most `limit`: how
     /// far into a word the cursor is (the typist's within-word rhythm asks whether it is past
@@ -80,17 +92,30 @@ public struct ReplayedText: Sendable {
         before = text
         afterReversed = []
         cursorOffset = text.count
+        cursorMoved()
     }
 
     /// Inserts `inserted` at the cursor. An insertion can merge with the cluster before it
     /// (a combining mark, a skin tone, a ZWJ): the joined tail is counted again.
     public mutating func insert(_ inserted: String) {
         guard !inserted.isEmpty else { return }
-        let oldLast = before.last
+        assert(characterBeforeCursor == before.last && lastNonSpaceBeforeCursor == before.last { !$0.isWhitespace },
+               "the clusters before the cursor are kept with the text")
+        if inserted.utf8.count == 1, let byte = inserted.utf8.first, byte < 0x80,
+           (before.utf8.last ?? 0) < 0x80, !(byte == 0x0A && before.utf8.last == 0x0D) {
+            before.append(inserted)
+            cursorOffset += 1
+            let character = Character(Unicode.Scalar(byte))
+            characterBeforeCursor = character
+            if !TypedCharacter(character).properties.isWhitespace { lastNonSpaceBeforeCursor = character }
+            return
+        }
+        let oldLast = characterBeforeCursor
         let tailOffset = before.utf8.count - (oldLast?.utf8.count ?? 0)
         before.append(inserted)
         let tail = before[before.utf8.index(before.utf8.startIndex, offsetBy: tailOffset)...]
         cursorOffset += tail.count - (oldLast == nil ? 0 : 1)
+        cursorMoved()
     }
 
     /// Deletes the grapheme cluster before the cursor, as `deleteBackward()` does; nothing
@@ -99,6 +124,7 @@ public struct ReplayedText: Sendable {
         guard cursorOffset > 0 else { return }
         before.removeLast()
         cursorOffset -= 1
+        cursorMoved()
     }
 
     /// Moves the cursor by `offset` grapheme clusters, stopping at either end.
@@ -108,6 +134,7 @@ public struct ReplayedText: Sendable {
                 afterReversed.append(before.removeLast())
                 cursorOffset -= 1
             }
+            cursorMoved()
         } else {
             for _ in 0..<min(offset, afterReversed.count) {
                 insert(String(afterReversed.removeLast()))
@@ -121,6 +148,7 @@ public struct ReplayedText: Sendable {
             before.removeLast()
             cursorOffset -= 1
         }
+        cursorMoved()
         insert(word)
     }
 }

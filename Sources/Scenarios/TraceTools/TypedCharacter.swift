@@ -7,17 +7,15 @@ import Sim
 ///
 /// Those questions cost hundreds of instructions each through `Character`'s properties and
 /// the layouts' string search, and a fleet asks them of every character of every session. A
-/// character that is one Unicode scalar below `tableScalarLimit` (ASCII, Latin-1, Latin
-/// Extended, Greek, Cyrillic) is answered from tables built once, by the very functions they
-/// stand for, so the answers are the same by construction; any other character (emoji,
-/// clusters of several scalars, "\r\n") is asked directly.
+/// character that is one Unicode scalar of ASCII, Latin-1, Latin Extended or Cyrillic is
+/// answered from tables built once per process, by the very functions they stand for, so the
+/// answers are the same by construction; any other character (emoji, clusters of several
+/// scalars, "\r\n") is asked directly.
 struct TypedCharacter: Sendable {
     /// The character.
     let character: Character
     /// Its Unicode and script properties.
     let properties: Properties
-    /// The scalar's index in the tables, or -1 when the character is not in them.
-    private let tableIndex: Int
 
     /// The properties of a character the typist asks about.
     struct Properties: Sendable, Equatable {
@@ -41,55 +39,102 @@ struct TypedCharacter: Sendable {
     /// letter layer, on the symbols layer.
     typealias KeyLookup = (key: KeyboardLayout.Key?, longPress: Bool, letterLayer: Bool, symbols: Bool)
 
-    /// Scalars below this are answered from the tables: up to the end of Cyrillic
-    /// Supplement, past every letter of keysim's layouts.
-    static let tableScalarLimit = 0x530
-
     /// `c` with its properties.
     init(_ c: Character) {
-        character = c
-        tableIndex = Self.singleScalar(of: c).map(Int.init) ?? -1
-        properties = tableIndex >= 0 ? Self.propertyTable[tableIndex] : Properties(of: c)
+        self.init(c, scalar: Self.singleScalar(of: c))
     }
 
-    /// The characters of `text`.
+    /// `c`, which is the one scalar `scalar` when that is not `nil`.
+    private init(_ c: Character, scalar: UInt32?) {
+        character = c
+        if let scalar, let table = Self.table(of: scalar) {
+            tableScalar = Int32(scalar)
+            properties = table.block.properties[table.offset]
+        } else {
+            tableScalar = -1
+            properties = Properties(of: c)
+        }
+    }
+
+    /// The characters of `text`, as `Array(text)` splits them. A run of ASCII is split byte
+    /// by byte without asking where its clusters end: two scalars below U+0300 always have a
+    /// cluster break between them, except CR LF (Unicode's rules GB3–GB5 and GB9–GB9c).
     static func characters(of text: String) -> [TypedCharacter] {
-        text.map(TypedCharacter.init)
+        var characters: [TypedCharacter] = []
+        characters.reserveCapacity(text.utf8.count)
+        let utf8 = text.utf8
+        var index = utf8.startIndex
+        while index < utf8.endIndex {
+            let byte = utf8[index]
+            let next = utf8.index(after: index)
+            if byte < 0x80 && (next == utf8.endIndex || (utf8[next] < 0x80 && !(byte == 0x0D && utf8[next] == 0x0A))) {
+                characters.append(TypedCharacter(Character(Unicode.Scalar(byte)), scalar: UInt32(byte)))
+                index = next
+            } else {
+                let end = text.index(after: index)
+                characters.append(TypedCharacter(text[index]))
+                index = end
+            }
+        }
+        return characters
     }
 
     /// The key of the character on `letterLayout` (QWERTY or Russian) or the 123 layer, as
     /// `Planner.key(for:letterLayout:)` finds it.
     func key(on letterLayout: KeyboardLayout) -> KeyLookup {
-        guard tableIndex >= 0 else { return Planner.key(for: character, letterLayout: letterLayout) }
-        switch letterLayout.name {
-        case KeyboardLayout.qwerty.name: return Self.qwertyTable[tableIndex]
-        case KeyboardLayout.russian.name: return Self.russianTable[tableIndex]
-        default: return Planner.key(for: character, letterLayout: letterLayout)
+        if tableScalar >= 0, let table = Self.table(of: UInt32(tableScalar)) {
+            switch letterLayout.name {
+            case "qwerty": return table.block.qwertyKeys[table.offset]
+            case "russian": return table.block.russianKeys[table.offset]
+            default: break
+            }
         }
+        return Planner.key(for: character, letterLayout: letterLayout)
     }
 
-    /// The scalar of `c` when it is one scalar below `tableScalarLimit`, read from its UTF-8
-    /// (one byte, or a two-byte sequence, which is always one scalar), else `nil`.
+    /// The character's scalar when the tables answer for it, else -1.
+    private let tableScalar: Int32
+
+    /// The scalar of `c` when it is one scalar below U+0800, read from its UTF-8 (one byte,
+    /// or a two-byte sequence, which is always one scalar), else `nil`.
     private static func singleScalar(of c: Character) -> UInt32? {
         var bytes = c.utf8.makeIterator()
         guard let first = bytes.next() else { return nil }
         if first < 0x80 { return bytes.next() == nil ? UInt32(first) : nil }
         guard first & 0xE0 == 0xC0, let second = bytes.next(), bytes.next() == nil else { return nil }
-        let scalar = UInt32(first & 0x1F) << 6 | UInt32(second & 0x3F)
-        return scalar < tableScalarLimit ? scalar : nil
+        return UInt32(first & 0x1F) << 6 | UInt32(second & 0x3F)
     }
 
-    /// The characters of the tables, by scalar (nothing is missing below the limit: no
-    /// surrogates there).
-    private static func tableCharacter(_ scalar: Int) -> Character {
-        Character(Unicode.Scalar(UInt32(scalar))!)
+    /// The answers for a range of scalars, each asked of the function it stands for.
+    final class TableBlock: Sendable {
+        let properties: [Properties]
+        let qwertyKeys: [KeyLookup]
+        let russianKeys: [KeyLookup]
+
+        init(_ scalars: Range<UInt32>) {
+            // No surrogates below U+0800: every scalar of the range exists.
+            let characters = scalars.map { Character(Unicode.Scalar($0)!) }
+            properties = characters.map(Properties.init(of:))
+            qwertyKeys = characters.map { Planner.key(for: $0, letterLayout: .qwerty) }
+            russianKeys = characters.map { Planner.key(for: $0, letterLayout: .russian) }
+        }
     }
 
-    private static let propertyTable: [Properties] = (0..<tableScalarLimit).map { Properties(of: tableCharacter($0)) }
-    private static let qwertyTable: [KeyLookup] = (0..<tableScalarLimit).map {
-        Planner.key(for: tableCharacter($0), letterLayout: .qwerty)
-    }
-    private static let russianTable: [KeyLookup] = (0..<tableScalarLimit).map {
-        Planner.key(for: tableCharacter($0), letterLayout: .russian)
+    /// The blocks, each built on first use (a block of letters other than ASCII costs some
+    /// thirty thousand instructions a scalar to build, so a text asks only for its own):
+    /// ASCII, Latin-1, Latin Extended-A and -B, Cyrillic and its supplement.
+    private static let ascii = TableBlock(0..<0x80)
+    private static let latin1 = TableBlock(0x80..<0x100)
+    private static let latinExtended = TableBlock(0x100..<0x250)
+    private static let cyrillic = TableBlock(0x400..<0x530)
+
+    private static func table(of scalar: UInt32) -> (block: TableBlock, offset: Int)? {
+        switch scalar {
+        case 0..<0x80: (ascii, Int(scalar))
+        case 0x80..<0x100: (latin1, Int(scalar - 0x80))
+        case 0x100..<0x250: (latinExtended, Int(scalar - 0x100))
+        case 0x400..<0x530: (cyrillic, Int(scalar - 0x400))
+        default: nil
+        }
     }
 }

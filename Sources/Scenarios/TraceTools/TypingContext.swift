@@ -24,14 +24,17 @@ enum TypingContext {
         if previousCorrects { return .afterBackspace }
         if case .suggestionPicked = kind { return .suggestion }
         guard let last = text.characterBeforeCursor else { return .sentenceStart }
-        if last.isWhitespace {
+        // The character's properties from `TypedCharacter`'s tables: the same answers as
+        // `Character`'s, without their cost on every key.
+        let properties = TypedCharacter(last).properties
+        if properties.isWhitespace {
             if last == "\n" { return .sentenceStart }
             guard let content = text.lastNonSpaceBeforeCursor else { return .sentenceStart }
-            if ".!?…".contains(content) { return .sentenceStart }
-            if ",;:".contains(content) { return .phraseStart }
+            if content == "." || content == "!" || content == "?" || content == "…" { return .sentenceStart }
+            if content == "," || content == ";" || content == ":" { return .phraseStart }
             return .wordStart
         }
-        if last.isLetter || last.isNumber { return .withinWord }
+        if properties.isLetter || properties.isNumber { return .withinWord }
         return .afterPunctuation
     }
 
