@@ -29,8 +29,8 @@ final class TypedCharacterTests: XCTestCase {
             for (c, expected) in zip(typed, Array(text)) {
                 XCTAssertEqual(c.properties, TypedCharacter.Properties(of: expected), "seed \(seed): \(expected.unicodeScalars.map(\.value))")
                 XCTAssertEqual(TypedCharacter(expected).properties, c.properties, "seed \(seed)")
-                for layout in [KeyboardLayout.qwerty, .russian] {
-                    let fast = c.key(on: layout), slow = Planner.key(for: expected, letterLayout: layout)
+                for (layout, onRussian) in [(KeyboardLayout.qwerty, false), (.russian, true)] {
+                    let fast = c.key(onRussian: onRussian), slow = Planner.key(for: expected, letterLayout: layout)
                     XCTAssertTrue(fast.key == slow.key && fast.longPress == slow.longPress && fast.letterLayer == slow.letterLayer
                                   && fast.symbols == slow.symbols, "seed \(seed): \(expected) on \(layout.name)")
                 }

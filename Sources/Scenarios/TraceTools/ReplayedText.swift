@@ -107,7 +107,7 @@ public struct ReplayedText: Sendable {
             cursorOffset += 1
             let character = Character(Unicode.Scalar(byte))
             characterBeforeCursor = character
-            if !TypedCharacter(character).properties.isWhitespace { lastNonSpaceBeforeCursor = character }
+            if !TypedCharacter.properties(ofASCII: byte).isWhitespace { lastNonSpaceBeforeCursor = character }
             return
         }
         let oldLast = characterBeforeCursor

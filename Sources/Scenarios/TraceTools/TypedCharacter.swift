@@ -79,17 +79,18 @@ struct TypedCharacter: Sendable {
         return characters
     }
 
-    /// The key of the character on `letterLayout` (QWERTY or Russian) or the 123 layer, as
-    /// `Planner.key(for:letterLayout:)` finds it.
-    func key(on letterLayout: KeyboardLayout) -> KeyLookup {
-        if tableScalar >= 0, let table = Self.table(of: UInt32(tableScalar)) {
-            switch letterLayout.name {
-            case "qwerty": return table.block.qwertyKeys[table.offset]
-            case "russian": return table.block.russianKeys[table.offset]
-            default: break
-            }
+    /// The properties of the ASCII character `byte`.
+    static func properties(ofASCII byte: UInt8) -> Properties {
+        ascii.properties[Int(byte)]
+    }
+
+    /// The key of the character on the Russian letter layer when `onRussian`, else on
+    /// QWERTY's, or on the 123 layer, as `Planner.key(for:letterLayout:)` finds it.
+    func key(onRussian: Bool) -> KeyLookup {
+        guard tableScalar >= 0, let table = Self.table(of: UInt32(tableScalar)) else {
+            return Planner.key(for: character, letterLayout: onRussian ? .russian : .qwerty)
         }
-        return Planner.key(for: character, letterLayout: letterLayout)
+        return onRussian ? table.block.russianKeys[table.offset] : table.block.qwertyKeys[table.offset]
     }
 
     /// The character's scalar when the tables answer for it, else -1.

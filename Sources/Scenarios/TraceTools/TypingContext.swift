@@ -19,10 +19,18 @@ import Sim
 enum TypingContext {
     /// The context of `kind` after `previous` (an edit), with the text as it was before `kind`.
     static func of(_ kind: TraceEvent.Kind, after previous: TraceEvent.Kind, text: ReplayedText) -> TypistProfile.Context {
-        let previousCorrects = isCorrection(previous)
-        if isCorrection(kind) && !previousCorrects { return .correction }
+        let suggestion = if case .suggestionPicked = kind { true } else { false }
+        return of(correction: isCorrection(kind), suggestion: suggestion, afterCorrection: isCorrection(previous), text: text)
+    }
+
+    /// The context of an edit that is a correction or a picked suggestion or neither, after
+    /// an edit that was a correction or not, with the text as it was before it: `of(_:after:text:)`
+    /// for a typist that knows what it types without building the event first.
+    static func of(correction: Bool, suggestion: Bool, afterCorrection previousCorrects: Bool,
+                   text: ReplayedText) -> TypistProfile.Context {
+        if correction && !previousCorrects { return .correction }
         if previousCorrects { return .afterBackspace }
-        if case .suggestionPicked = kind { return .suggestion }
+        if suggestion { return .suggestion }
         guard let last = text.characterBeforeCursor else { return .sentenceStart }
         // The character's properties from `TypedCharacter`'s tables: the same answers as
         // `Character`'s, without their cost on every key.
