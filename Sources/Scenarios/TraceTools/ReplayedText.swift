@@ -14,12 +14,14 @@ import Sim
 /// as a stack of characters, so typing at the cursor and short cursor moves cost O(1)
 /// amortised whatever the text's length. The clusters just before the cursor that the
 /// typist's contexts ask about are kept as the text changes, and an ASCII key typed after
-/// ASCII text is inserted without asking where clusters end (two scalars below U+0300 always
-/// have a cluster break between them, except CR LF): a synthesising typist asks both for
-/// every key.
+/// ASCII text is kept as a byte, joined to the text before the cursor only when another
+/// edit needs it, without asking where clusters end (two scalars below U+0300 always have a
+/// cluster break between them, except CR LF): a synthesising typist asks both for every key.
 public struct ReplayedText: Sendable {
-    /// The text before the cursor.
+    /// The text before the cursor, but for `typedASCII`.
     private var before = ""
+    /// ASCII characters typed after `before`, each a cluster of its own, not yet appended to it.
+    private var typedASCII: [UInt8] = []
     /// The grapheme clusters after the cursor, nearest last.
     private var afterReversed: [Character] = []
     /// The number of grapheme clusters in `before`.
@@ -35,10 +37,17 @@ public struct ReplayedText: Sendable {
     public init() {}
 
     /// The whole text.
-    public var text: String { before + String(afterReversed.reversed()) }
+    public var text: String { textBeforeCursor + String(afterReversed.reversed()) }
 
     /// The text before the cursor.
-    var textBeforeCursor: String { before }
+    var textBeforeCursor: String { before + String(decoding: typedASCII, as: UTF8.self) }
+
+    /// Appends the ASCII typed since the last edit of another kind to `before`.
+    private mutating func joinTypedASCII() {
+        guard !typedASCII.isEmpty else { return }
+        before.append(String(decoding: typedASCII, as: UTF8.self))
+        typedASCII.removeAll(keepingCapacity: true)
+    }
 
     /// The number of grapheme clusters in the text.
     public var count: Int { cursorOffset + afterReversed.count }
@@ -55,6 +64,11 @@ public struct ReplayedText: Sendable {
     /// the word's first letter). O(`limit`).
     func wordLengthBeforeCursor(limit: Int) -> Int {
         var length = 0
+        for byte in typedASCII.reversed() {
+            let properties = TypedCharacter.properties(ofASCII: byte)
+            guard length < limit, properties.isLetter || properties.isNumber else { return length }
+            length += 1
+        }
         for character in before.reversed() {
             guard length < limit, character.isLetter || character.isNumber else { break }
             length += 1
@@ -90,6 +104,7 @@ public struct ReplayedText: Sendable {
     /// Replaces the whole field by `text`, with the cursor at its end (a `field` event).
     public mutating func replaceField(with text: String) {
         before = text
+        typedASCII.removeAll(keepingCapacity: true)
         afterReversed = []
         cursorOffset = text.count
         cursorMoved()
@@ -99,17 +114,20 @@ public struct ReplayedText: Sendable {
     /// (a combining mark, a skin tone, a ZWJ): the joined tail is counted again.
     public mutating func insert(_ inserted: String) {
         guard !inserted.isEmpty else { return }
-        assert(characterBeforeCursor == before.last && lastNonSpaceBeforeCursor == before.last { !$0.isWhitespace },
-               "the clusters before the cursor are kept with the text")
-        if inserted.utf8.count == 1, let byte = inserted.utf8.first, byte < 0x80,
-           (before.utf8.last ?? 0) < 0x80, !(byte == 0x0A && before.utf8.last == 0x0D) {
-            before.append(inserted)
-            cursorOffset += 1
-            let character = Character(Unicode.Scalar(byte))
-            characterBeforeCursor = character
-            if !TypedCharacter.properties(ofASCII: byte).isWhitespace { lastNonSpaceBeforeCursor = character }
-            return
+        assert(characterBeforeCursor == (typedASCII.last.map(TypedCharacter.asciiCharacter) ?? before.last),
+               "the cluster before the cursor is kept with the text")
+        if inserted.utf8.count == 1, let byte = inserted.utf8.first, byte < 0x80 {
+            let lastByte = typedASCII.last ?? before.utf8.last ?? 0
+            if lastByte < 0x80 && !(lastByte == 0x0D && byte == 0x0A) {
+                typedASCII.append(byte)
+                cursorOffset += 1
+                let character = TypedCharacter.asciiCharacter(byte)
+                characterBeforeCursor = character
+                if !TypedCharacter.properties(ofASCII: byte).isWhitespace { lastNonSpaceBeforeCursor = character }
+                return
+            }
         }
+        joinTypedASCII()
         let oldLast = characterBeforeCursor
         let tailOffset = before.utf8.count - (oldLast?.utf8.count ?? 0)
         before.append(inserted)
@@ -122,6 +140,7 @@ public struct ReplayedText: Sendable {
     /// at the start of the text.
     public mutating func deleteBackward() {
         guard cursorOffset > 0 else { return }
+        joinTypedASCII()
         before.removeLast()
         cursorOffset -= 1
         cursorMoved()
@@ -129,6 +148,7 @@ public struct ReplayedText: Sendable {
 
     /// Moves the cursor by `offset` grapheme clusters, stopping at either end.
     public mutating func moveCursor(by offset: Int) {
+        joinTypedASCII()
         if offset < 0 {
             for _ in 0..<min(-offset, cursorOffset) {
                 afterReversed.append(before.removeLast())
@@ -144,6 +164,7 @@ public struct ReplayedText: Sendable {
 
     /// Replaces the word before the cursor (back to the last white space) by `word`.
     public mutating func replaceWordBeforeCursor(with word: String) {
+        joinTypedASCII()
         while let last = before.last, !last.isWhitespace {
             before.removeLast()
             cursorOffset -= 1

@@ -68,7 +68,7 @@ struct TypedCharacter: Sendable {
             let byte = utf8[index]
             let next = utf8.index(after: index)
             if byte < 0x80 && (next == utf8.endIndex || (utf8[next] < 0x80 && !(byte == 0x0D && utf8[next] == 0x0A))) {
-                characters.append(TypedCharacter(Character(Unicode.Scalar(byte)), scalar: UInt32(byte)))
+                characters.append(TypedCharacter(asciiCharacter(byte), scalar: UInt32(byte)))
                 index = next
             } else {
                 let end = text.index(after: index)
@@ -78,6 +78,13 @@ struct TypedCharacter: Sendable {
         }
         return characters
     }
+
+    /// The ASCII character `byte`, built once.
+    static func asciiCharacter(_ byte: UInt8) -> Character {
+        asciiCharacters[Int(byte)]
+    }
+
+    private static let asciiCharacters = (0..<0x80).map { Character(Unicode.Scalar(UInt8($0))) }
 
     /// The properties of the ASCII character `byte`.
     static func properties(ofASCII byte: UInt8) -> Properties {
