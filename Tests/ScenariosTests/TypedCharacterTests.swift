@@ -63,6 +63,7 @@ final class TypedCharacterTests: XCTestCase {
                 let before = text.textBeforeCursor
                 XCTAssertEqual(text.characterBeforeCursor, before.last, "seed \(seed) step \(step)")
                 XCTAssertEqual(text.lastNonSpaceBeforeCursor, before.last { !$0.isWhitespace }, "seed \(seed) step \(step)")
+                XCTAssertEqual(text.propertiesBeforeCursor, before.last.map(TypedCharacter.Properties.init(of:)), "seed \(seed) step \(step)")
             }
         }
     }

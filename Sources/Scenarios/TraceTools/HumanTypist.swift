@@ -83,6 +83,12 @@ public struct HumanTypist: Sendable {
     public func synthesize(_ script: SynthScript, seed: UInt64) -> [TraceEvent] {
         var session = HumanTypistSession(profile: profile, seed: seed)
         let messages = messages(of: script)
+        // An event a character, a quarter more for slips, picks and messages: most traces
+        // grow their array once.
+        let typedBytes = script.segments.reduce(0) { count, segment in
+            if case .typed(let text) = segment { count + text.utf8.count } else { count + 2 }
+        }
+        session.events.reserveCapacity(16 + typedBytes + typedBytes / 4 + 8 * messages.count)
         session.emit(.keyboardShown)
         for (index, message) in messages.enumerated() {
             if index == 0 {

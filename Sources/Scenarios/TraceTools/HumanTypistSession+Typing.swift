@@ -39,7 +39,7 @@ extension HumanTypistSession {
             pickSuggestion(String(characters[index..<(index + length)].map(\.character)))
             return index + length
         }
-        let found = c.key(onRussian: languages.currentIsCyrillic)
+        let found = c.touch(onRussian: languages.currentIsCyrillic)
         if pendingSlip != nil {
             typeKey(c, found: found)
             pendingSlip!.typedAfter.append(c)
@@ -48,20 +48,20 @@ extension HumanTypistSession {
         }
         let errors = profile.errors
         guard found.letterLayer, errors.slipRate > 0, slips.bernoulli(errors.slipRate),
-              let intended = found.key,
+              let intended = c.key(onRussian: languages.currentIsCyrillic).key,
               let wrong = Planner.pickNeighbour(of: intended, on: letterLayout, &slips) else {
             typeKey(c, found: found)
             return index + 1
         }
         let wrongText = c.properties.isUppercase ? wrong.label.uppercased() : wrong.label
-        key(wrongText, on: wrong, aim: intended)
+        key(wrongText, at: wrong.center, aim: intended.center)
         let fate = slips.nextDouble()
         if fate < errors.noticedInWordShare {
             // Up to two more letters of the word, then back over them and the slip.
             let wanted = [0, 0, 0, 0, 0, 1, 1, 1, 2, 2][slips.nextInt(below: 10)]
             var next = index + 1
             while next - index - 1 < wanted, next < characters.count, characters[next].properties.isLetter,
-                  characters[next].key(onRussian: languages.currentIsCyrillic).letterLayer {
+                  characters[next].touch(onRussian: languages.currentIsCyrillic).letterLayer {
                 typeKey(characters[next])
                 next += 1
             }
@@ -93,12 +93,12 @@ extension HumanTypistSession {
 
     /// Types `c` on its key, without a slip.
     mutating func typeKey(_ c: TypedCharacter) {
-        typeKey(c, found: c.key(onRussian: languages.currentIsCyrillic))
+        typeKey(c, found: c.touch(onRussian: languages.currentIsCyrillic))
     }
 
     /// Types `c` on `found`, its key on the current layout, without a slip.
-    mutating func typeKey(_ c: TypedCharacter, found: TypedCharacter.KeyLookup) {
-        key(String(c.character), on: found.key)
+    mutating func typeKey(_ c: TypedCharacter, found: TypedCharacter.Touch) {
+        key(String(c.character), at: found.center)
     }
 
     func suggestibleWordLength(_ characters: [TypedCharacter], at index: Int) -> Int? {

@@ -86,12 +86,13 @@ struct HumanTypistSession {
         time = time + draw(context, pair: pair)
     }
 
-    /// A key typing `inserted` after its interval, touched on `key` (`nil`: not on the
-    /// keyboard) or, for a slip, on `key` near its edge towards `aim`.
-    mutating func key(_ inserted: String, on key: KeyboardLayout.Key?, aim: KeyboardLayout.Key? = nil) {
+    /// A key typing `inserted` after its interval, touched on the key centred on `center`
+    /// (`nil`: not on the keyboard) or, for a slip, near its edge towards the key centred on
+    /// `aim`.
+    mutating func key(_ inserted: String, at center: TouchPoint?, aim: TouchPoint? = nil) {
         advance(correction: false, key: .key(text: inserted, touchUp: nil, point: nil))
         let touchUp = time + hold()
-        let point = key.map { TypistModel.touch($0, aim: aim, spread: profile.touchSpreadPoints, &touches) }
+        let point = center.map { TypistModel.touch(center: $0, aim: aim, spread: profile.touchSpreadPoints, &touches) }
         events.append(TraceEvent(time: time, kind: .key(text: inserted, touchUp: touchUp, point: point)))
         text.insert(inserted)
         previousCorrects = false

@@ -32,6 +32,8 @@ public struct ReplayedText: Sendable {
     public private(set) var characterBeforeCursor: Character?
     /// The last grapheme cluster before the cursor that is not white space, or `nil`.
     public private(set) var lastNonSpaceBeforeCursor: Character?
+    /// The properties of `characterBeforeCursor`, or `nil` at the start of the text.
+    private(set) var propertiesBeforeCursor: TypedCharacter.Properties?
 
     /// An empty text.
     public init() {}
@@ -57,6 +59,7 @@ public struct ReplayedText: Sendable {
     private mutating func cursorMoved() {
         characterBeforeCursor = before.last
         lastNonSpaceBeforeCursor = before.last { !$0.isWhitespace }
+        propertiesBeforeCursor = characterBeforeCursor.map { TypedCharacter($0).properties }
     }
 
     /// How many letters and digits run back from the cursor, counting at most `limit`: how
@@ -122,8 +125,10 @@ public struct ReplayedText: Sendable {
                 typedASCII.append(byte)
                 cursorOffset += 1
                 let character = TypedCharacter.asciiCharacter(byte)
+                let properties = TypedCharacter.properties(ofASCII: byte)
                 characterBeforeCursor = character
-                if !TypedCharacter.properties(ofASCII: byte).isWhitespace { lastNonSpaceBeforeCursor = character }
+                propertiesBeforeCursor = properties
+                if !properties.isWhitespace { lastNonSpaceBeforeCursor = character }
                 return
             }
         }

@@ -86,6 +86,26 @@ struct TypedCharacter: Sendable {
 
     private static let asciiCharacters = (0..<0x80).map { Character(Unicode.Scalar(UInt8($0))) }
 
+    /// Where a character's key is touched and whether it is on the letter layer: what typing
+    /// it without a slip asks of `key(onRussian:)`, in plain values (no key label to copy).
+    struct Touch: Sendable {
+        /// The centre of the key, or `nil` when the character is not on the keyboard.
+        let center: TouchPoint?
+        /// Whether the key is on the letter layer, where slips happen.
+        let letterLayer: Bool
+
+        init(_ lookup: KeyLookup) {
+            center = lookup.key?.center
+            letterLayer = lookup.letterLayer
+        }
+    }
+
+    /// `Touch` of `key(onRussian:)`.
+    func touch(onRussian: Bool) -> Touch {
+        guard tableScalar >= 0, let table = Self.table(of: UInt32(tableScalar)) else { return Touch(key(onRussian: onRussian)) }
+        return onRussian ? table.block.russianTouches[table.offset] : table.block.qwertyTouches[table.offset]
+    }
+
     /// The properties of the ASCII character `byte`.
     static func properties(ofASCII byte: UInt8) -> Properties {
         ascii.properties[Int(byte)]
@@ -118,6 +138,8 @@ struct TypedCharacter: Sendable {
         let properties: [Properties]
         let qwertyKeys: [KeyLookup]
         let russianKeys: [KeyLookup]
+        let qwertyTouches: [Touch]
+        let russianTouches: [Touch]
 
         init(_ scalars: Range<UInt32>) {
             // No surrogates below U+0800: every scalar of the range exists.
@@ -125,6 +147,8 @@ struct TypedCharacter: Sendable {
             properties = characters.map(Properties.init(of:))
             qwertyKeys = characters.map { Planner.key(for: $0, letterLayout: .qwerty) }
             russianKeys = characters.map { Planner.key(for: $0, letterLayout: .russian) }
+            qwertyTouches = qwertyKeys.map(Touch.init)
+            russianTouches = russianKeys.map(Touch.init)
         }
     }
 

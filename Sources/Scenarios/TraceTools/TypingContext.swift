@@ -31,12 +31,11 @@ enum TypingContext {
         if correction && !previousCorrects { return .correction }
         if previousCorrects { return .afterBackspace }
         if suggestion { return .suggestion }
-        guard let last = text.characterBeforeCursor else { return .sentenceStart }
-        // The character's properties from `TypedCharacter`'s tables: the same answers as
-        // `Character`'s, without their cost on every key.
-        let properties = TypedCharacter(last).properties
+        // The character's properties as the text keeps them from `TypedCharacter`'s tables:
+        // the same answers as `Character`'s, without their cost on every key.
+        guard let properties = text.propertiesBeforeCursor else { return .sentenceStart }
         if properties.isWhitespace {
-            if last == "\n" { return .sentenceStart }
+            if text.characterBeforeCursor == "\n" { return .sentenceStart }
             guard let content = text.lastNonSpaceBeforeCursor else { return .sentenceStart }
             if content == "." || content == "!" || content == "?" || content == "…" { return .sentenceStart }
             if content == "," || content == ";" || content == ":" { return .phraseStart }

@@ -123,11 +123,17 @@ public struct TypistModel: Sendable {
     /// slip, near its edge towards `aim` (σ halved). Shared with `HumanTypist`.
     static func touch(_ key: KeyboardLayout.Key, aim: KeyboardLayout.Key?, spread: Double,
                       _ random: inout RandomStream) -> TouchPoint {
-        var x = key.center.x, y = key.center.y
+        touch(center: key.center, aim: aim?.center, spread: spread, &random)
+    }
+
+    /// `touch(_:aim:spread:_:)` on the key centred on `center`, aimed at the key centred on
+    /// `aim`.
+    static func touch(center: TouchPoint, aim: TouchPoint?, spread: Double, _ random: inout RandomStream) -> TouchPoint {
+        var x = center.x, y = center.y
         var sigma = spread
         if let aim {
-            x += 0.35 * (aim.center.x - key.center.x)
-            y += 0.35 * (aim.center.y - key.center.y)
+            x += 0.35 * (aim.x - center.x)
+            y += 0.35 * (aim.y - center.y)
             sigma = spread / 2
         }
         // Box–Muller: two uniforms give two independent standard normals.
