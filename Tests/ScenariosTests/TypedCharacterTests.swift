@@ -42,6 +42,27 @@ final class TypedCharacterTests: XCTestCase {
         XCTAssertEqual(TypedCharacter.characters(of: "a\r\n\u{301}b\n\u{301}").map(\.character), ["a", "\r\n", "\u{301}", "b", "\n", "\u{301}"])
     }
 
+    func testSlipsLandOnTheNeighboursTheLayoutGives() {
+        for layout in [KeyboardLayout.qwerty, .russian, .symbols] {
+            for key in layout.characterKeys + [layout.space, layout.backspace] {
+                var random = RandomStream(seed: 9, replication: 0, name: "test.neighbours")
+                var reference = random
+                for draw in 0..<12 {
+                    // The draw as written before the neighbours were kept: weights summed, one
+                    // integer below their total, walked in order.
+                    let neighbours = layout.neighbours(of: key)
+                    let total = neighbours.reduce(0) { $0 + $1.weight }
+                    var expected: KeyboardLayout.Key?
+                    if total > 0 {
+                        var left = reference.nextInt(below: total)
+                        expected = neighbours.first { left -= $0.weight; return left < 0 }?.key
+                    }
+                    XCTAssertEqual(Planner.pickNeighbour(of: key, on: layout, &random), expected, "\(layout.name) \(key.label) draw \(draw)")
+                }
+            }
+        }
+    }
+
     func testTheTextKeepsTheClustersBeforeItsCursorThroughEveryEdit() {
         for seed: UInt64 in 0..<40 {
             var random = RandomStream(seed: seed, replication: 1, name: "test.typedCharacter")

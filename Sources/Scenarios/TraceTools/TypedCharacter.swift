@@ -44,15 +44,25 @@ struct TypedCharacter: Sendable {
         self.init(c, scalar: Self.singleScalar(of: c))
     }
 
+    /// `c` with its properties, read from a table block already at hand.
+    private init(_ c: Character, properties: Properties, tableScalar: Int32, touches: (qwerty: Touch, russian: Touch)) {
+        character = c
+        self.properties = properties
+        self.tableScalar = tableScalar
+        self.touches = touches
+    }
+
     /// `c`, which is the one scalar `scalar` when that is not `nil`.
     private init(_ c: Character, scalar: UInt32?) {
         character = c
         if let scalar, let table = Self.table(of: scalar) {
             tableScalar = Int32(scalar)
             properties = table.block.properties[table.offset]
+            touches = (table.block.qwertyTouches[table.offset], table.block.russianTouches[table.offset])
         } else {
             tableScalar = -1
             properties = Properties(of: c)
+            touches = nil
         }
     }
 
@@ -60,31 +70,34 @@ struct TypedCharacter: Sendable {
     /// by byte without asking where its clusters end: two scalars below U+0300 always have a
     /// cluster break between them, except CR LF (Unicode's rules GB3–GB5 and GB9–GB9c).
     static func characters(of text: String) -> [TypedCharacter] {
-        var characters: [TypedCharacter] = []
-        characters.reserveCapacity(text.utf8.count)
-        let utf8 = text.utf8
-        var index = utf8.startIndex
-        while index < utf8.endIndex {
-            let byte = utf8[index]
-            let next = utf8.index(after: index)
-            if byte < 0x80 && (next == utf8.endIndex || (utf8[next] < 0x80 && !(byte == 0x0D && utf8[next] == 0x0A))) {
-                characters.append(TypedCharacter(asciiCharacter(byte), scalar: UInt32(byte)))
-                index = next
-            } else {
-                let end = text.index(after: index)
-                characters.append(TypedCharacter(text[index]))
-                index = end
+        let ascii = Self.ascii
+        let split: [TypedCharacter]? = text.utf8.withContiguousStorageIfAvailable { bytes in
+            var characters: [TypedCharacter] = []
+            characters.reserveCapacity(bytes.count)
+            var offset = 0
+            while offset < bytes.count {
+                let byte = bytes[offset]
+                let next = offset + 1 < bytes.count ? bytes[offset + 1] : 0
+                if byte < 0x80 && next < 0x80 && !(byte == 0x0D && next == 0x0A) {
+                    let b = Int(byte)
+                    characters.append(TypedCharacter(ascii.characters[b], properties: ascii.properties[b], tableScalar: Int32(byte),
+                                                     touches: (ascii.qwertyTouches[b], ascii.russianTouches[b])))
+                    offset += 1
+                } else {
+                    let c = text[text.utf8.index(text.utf8.startIndex, offsetBy: offset)]
+                    characters.append(TypedCharacter(c))
+                    offset += c.utf8.count
+                }
             }
+            return characters
         }
-        return characters
+        return split ?? text.map(TypedCharacter.init)
     }
 
     /// The ASCII character `byte`, built once.
     static func asciiCharacter(_ byte: UInt8) -> Character {
-        asciiCharacters[Int(byte)]
+        ascii.characters[Int(byte)]
     }
-
-    private static let asciiCharacters = (0..<0x80).map { Character(Unicode.Scalar(UInt8($0))) }
 
     /// Where a character's key is touched and whether it is on the letter layer: what typing
     /// it without a slip asks of `key(onRussian:)`, in plain values (no key label to copy).
@@ -102,8 +115,8 @@ struct TypedCharacter: Sendable {
 
     /// `Touch` of `key(onRussian:)`.
     func touch(onRussian: Bool) -> Touch {
-        guard tableScalar >= 0, let table = Self.table(of: UInt32(tableScalar)) else { return Touch(key(onRussian: onRussian)) }
-        return onRussian ? table.block.russianTouches[table.offset] : table.block.qwertyTouches[table.offset]
+        guard let touches else { return Touch(key(onRussian: onRussian)) }
+        return onRussian ? touches.russian : touches.qwerty
     }
 
     /// The properties of the ASCII character `byte`.
@@ -122,6 +135,8 @@ struct TypedCharacter: Sendable {
 
     /// The character's scalar when the tables answer for it, else -1.
     private let tableScalar: Int32
+    /// `touch(onRussian:)` on each layer when the tables answer for the character.
+    private let touches: (qwerty: Touch, russian: Touch)?
 
     /// The scalar of `c` when it is one scalar below U+0800, read from its UTF-8 (one byte,
     /// or a two-byte sequence, which is always one scalar), else `nil`.
@@ -135,6 +150,7 @@ struct TypedCharacter: Sendable {
 
     /// The answers for a range of scalars, each asked of the function it stands for.
     final class TableBlock: Sendable {
+        let characters: [Character]
         let properties: [Properties]
         let qwertyKeys: [KeyLookup]
         let russianKeys: [KeyLookup]
@@ -143,7 +159,7 @@ struct TypedCharacter: Sendable {
 
         init(_ scalars: Range<UInt32>) {
             // No surrogates below U+0800: every scalar of the range exists.
-            let characters = scalars.map { Character(Unicode.Scalar($0)!) }
+            characters = scalars.map { Character(Unicode.Scalar($0)!) }
             properties = characters.map(Properties.init(of:))
             qwertyKeys = characters.map { Planner.key(for: $0, letterLayout: .qwerty) }
             russianKeys = characters.map { Planner.key(for: $0, letterLayout: .russian) }

@@ -37,9 +37,15 @@ enum TypingContext {
         if properties.isWhitespace {
             if text.characterBeforeCursor == "\n" { return .sentenceStart }
             guard let content = text.lastNonSpaceBeforeCursor else { return .sentenceStart }
-            if content == "." || content == "!" || content == "?" || content == "…" { return .sentenceStart }
-            if content == "," || content == ";" || content == ":" { return .phraseStart }
-            return .wordStart
+            // One ASCII byte is canonically equivalent to itself alone, so its byte decides.
+            if content.utf8.count == 1, let byte = content.utf8.first {
+                switch byte {
+                case UInt8(ascii: "."), UInt8(ascii: "!"), UInt8(ascii: "?"): return .sentenceStart
+                case UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: ":"): return .phraseStart
+                default: return .wordStart
+                }
+            }
+            return content == "…" ? .sentenceStart : .wordStart
         }
         if properties.isLetter || properties.isNumber { return .withinWord }
         return .afterPunctuation
