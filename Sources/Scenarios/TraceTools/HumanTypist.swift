@@ -55,20 +55,22 @@ public struct HumanTypist: Sendable {
     /// clusters: a line feed is a cluster of its own unless a carriage return comes just
     /// before it (Unicode's rules GB3–GB5).
     static func lines(of text: String) -> [Substring] {
-        var lines: [Substring] = []
         let utf8 = text.utf8
-        var start = utf8.startIndex
-        var index = utf8.startIndex
-        var previous: UInt8 = 0
-        while index < utf8.endIndex {
-            let byte = utf8[index]
-            let next = utf8.index(after: index)
-            if byte == 0x0A && previous != 0x0D {
-                lines.append(text[start..<index])
-                start = next
+        let breaks: [Int]? = utf8.withContiguousStorageIfAvailable { bytes in
+            var offsets: [Int] = []
+            for offset in bytes.indices where bytes[offset] == 0x0A && (offset == 0 || bytes[offset - 1] != 0x0D) {
+                offsets.append(offset)
             }
-            previous = byte
-            index = next
+            return offsets
+        }
+        guard let breaks else { return text.split(separator: "\n", omittingEmptySubsequences: false) }
+        var lines: [Substring] = []
+        lines.reserveCapacity(breaks.count + 1)
+        var start = utf8.startIndex
+        for offset in breaks {
+            let lineFeed = utf8.index(utf8.startIndex, offsetBy: offset)
+            lines.append(text[start..<lineFeed])
+            start = utf8.index(after: lineFeed)
         }
         lines.append(text[start...])
         return lines

@@ -54,12 +54,21 @@ public struct ReplayedText: Sendable {
     /// The number of grapheme clusters in the text.
     public var count: Int { cursorOffset + afterReversed.count }
 
-    /// Sets the clusters before the cursor from `before` after an edit other than a fast
+    /// Sets the clusters before the cursor from the text after an edit other than a fast
     /// insertion.
     private mutating func cursorMoved() {
-        characterBeforeCursor = before.last
-        lastNonSpaceBeforeCursor = before.last { !$0.isWhitespace }
-        propertiesBeforeCursor = characterBeforeCursor.map { TypedCharacter($0).properties }
+        if let byte = typedASCII.last {
+            characterBeforeCursor = TypedCharacter.asciiCharacter(byte)
+            propertiesBeforeCursor = TypedCharacter.properties(ofASCII: byte)
+        } else {
+            characterBeforeCursor = before.last
+            propertiesBeforeCursor = characterBeforeCursor.map { TypedCharacter($0).properties }
+        }
+        if let byte = typedASCII.last(where: { !TypedCharacter.properties(ofASCII: $0).isWhitespace }) {
+            lastNonSpaceBeforeCursor = TypedCharacter.asciiCharacter(byte)
+        } else {
+            lastNonSpaceBeforeCursor = before.last { !$0.isWhitespace }
+        }
     }
 
     /// How many letters and digits run back from the cursor, counting at most `limit`: how
@@ -145,8 +154,8 @@ public struct ReplayedText: Sendable {
     /// at the start of the text.
     public mutating func deleteBackward() {
         guard cursorOffset > 0 else { return }
-        joinTypedASCII()
-        before.removeLast()
+        // A typed ASCII byte is a cluster of its own: deleting it is dropping it.
+        if typedASCII.isEmpty { before.removeLast() } else { typedASCII.removeLast() }
         cursorOffset -= 1
         cursorMoved()
     }
