@@ -12,37 +12,75 @@ import Sim
 ///
 /// The text is kept as a gap: the part before the cursor as a `String`, the part after it
 /// as a stack of characters, so typing at the cursor and short cursor moves cost O(1)
-/// amortised whatever the text's length.
+/// amortised whatever the text's length. The clusters just before the cursor that the
+/// typist's contexts ask about are kept as the text changes, and an ASCII key typed after
+/// ASCII text is kept as a byte, joined to the text before the cursor only when another
+/// edit needs it, without asking where clusters end (two scalars below U+0300 always have a
+/// cluster break between them, except CR LF): a synthesising typist asks both for every key.
 public struct ReplayedText: Sendable {
-    /// The text before the cursor.
+    /// The text before the cursor, but for `typedASCII`.
     private var before = ""
+    /// ASCII characters typed after `before`, each a cluster of its own, not yet appended to it.
+    private var typedASCII: [UInt8] = []
     /// The grapheme clusters after the cursor, nearest last.
     private var afterReversed: [Character] = []
     /// The number of grapheme clusters in `before`.
     public private(set) var cursorOffset = 0
     /// The transcript of the dictation in progress, inserted when it stops.
     private var pendingTranscript: String?
+    /// The grapheme cluster just before the cursor, or `nil` at the start of the text.
+    public private(set) var characterBeforeCursor: Character?
+    /// The last grapheme cluster before the cursor that is not white space, or `nil`.
+    public private(set) var lastNonSpaceBeforeCursor: Character?
+    /// The properties of `characterBeforeCursor`, or `nil` at the start of the text.
+    private(set) var propertiesBeforeCursor: TypedCharacter.Properties?
 
     /// An empty text.
     public init() {}
 
     /// The whole text.
-    public var text: String { before + String(afterReversed.reversed()) }
+    public var text: String { textBeforeCursor + String(afterReversed.reversed()) }
+
+    /// The text before the cursor.
+    var textBeforeCursor: String { before + String(decoding: typedASCII, as: UTF8.self) }
+
+    /// Appends the ASCII typed since the last edit of another kind to `before`.
+    private mutating func joinTypedASCII() {
+        guard !typedASCII.isEmpty else { return }
+        before.append(String(decoding: typedASCII, as: UTF8.self))
+        typedASCII.removeAll(keepingCapacity: true)
+    }
 
     /// The number of grapheme clusters in the text.
     public var count: Int { cursorOffset + afterReversed.count }
 
-    /// The grapheme cluster just before the cursor, or `nil` at the start of the text.
-    public var characterBeforeCursor: Character? { before.last }
-
-    /// The last grapheme cluster before the cursor that is not white space, or `nil`.
-    public var lastNonSpaceBeforeCursor: Character? { before.last { !$0.isWhitespace } }
+    /// Sets the clusters before the cursor from the text after an edit other than a fast
+    /// insertion.
+    private mutating func cursorMoved() {
+        if let byte = typedASCII.last {
+            characterBeforeCursor = TypedCharacter.asciiCharacter(byte)
+            propertiesBeforeCursor = TypedCharacter.properties(ofASCII: byte)
+        } else {
+            characterBeforeCursor = before.last
+            propertiesBeforeCursor = characterBeforeCursor.map { TypedCharacter($0).properties }
+        }
+        if let byte = typedASCII.last(where: { !TypedCharacter.properties(ofASCII: $0).isWhitespace }) {
+            lastNonSpaceBeforeCursor = TypedCharacter.asciiCharacter(byte)
+        } else {
+            lastNonSpaceBeforeCursor = before.last { !$0.isWhitespace }
+        }
+    }
 
     /// How many letters and digits run back from the cursor, counting at most `limit`: how
     /// far into a word the cursor is (the typist's within-word rhythm asks whether it is past
     /// the word's first letter). O(`limit`).
     func wordLengthBeforeCursor(limit: Int) -> Int {
         var length = 0
+        for byte in typedASCII.reversed() {
+            let properties = TypedCharacter.properties(ofASCII: byte)
+            guard length < limit, properties.isLetter || properties.isNumber else { return length }
+            length += 1
+        }
         for character in before.reversed() {
             guard length < limit, character.isLetter || character.isNumber else { break }
             length += 1
@@ -78,36 +116,59 @@ public struct ReplayedText: Sendable {
     /// Replaces the whole field by `text`, with the cursor at its end (a `field` event).
     public mutating func replaceField(with text: String) {
         before = text
+        typedASCII.removeAll(keepingCapacity: true)
         afterReversed = []
         cursorOffset = text.count
+        cursorMoved()
     }
 
     /// Inserts `inserted` at the cursor. An insertion can merge with the cluster before it
     /// (a combining mark, a skin tone, a ZWJ): the joined tail is counted again.
     public mutating func insert(_ inserted: String) {
         guard !inserted.isEmpty else { return }
-        let oldLast = before.last
+        assert(characterBeforeCursor == (typedASCII.last.map(TypedCharacter.asciiCharacter) ?? before.last),
+               "the cluster before the cursor is kept with the text")
+        if inserted.utf8.count == 1, let byte = inserted.utf8.first, byte < 0x80 {
+            let lastByte = typedASCII.last ?? before.utf8.last ?? 0
+            if lastByte < 0x80 && !(lastByte == 0x0D && byte == 0x0A) {
+                typedASCII.append(byte)
+                cursorOffset += 1
+                let character = TypedCharacter.asciiCharacter(byte)
+                let properties = TypedCharacter.properties(ofASCII: byte)
+                characterBeforeCursor = character
+                propertiesBeforeCursor = properties
+                if !properties.isWhitespace { lastNonSpaceBeforeCursor = character }
+                return
+            }
+        }
+        joinTypedASCII()
+        let oldLast = characterBeforeCursor
         let tailOffset = before.utf8.count - (oldLast?.utf8.count ?? 0)
         before.append(inserted)
         let tail = before[before.utf8.index(before.utf8.startIndex, offsetBy: tailOffset)...]
         cursorOffset += tail.count - (oldLast == nil ? 0 : 1)
+        cursorMoved()
     }
 
     /// Deletes the grapheme cluster before the cursor, as `deleteBackward()` does; nothing
     /// at the start of the text.
     public mutating func deleteBackward() {
         guard cursorOffset > 0 else { return }
-        before.removeLast()
+        // A typed ASCII byte is a cluster of its own: deleting it is dropping it.
+        if typedASCII.isEmpty { before.removeLast() } else { typedASCII.removeLast() }
         cursorOffset -= 1
+        cursorMoved()
     }
 
     /// Moves the cursor by `offset` grapheme clusters, stopping at either end.
     public mutating func moveCursor(by offset: Int) {
+        joinTypedASCII()
         if offset < 0 {
             for _ in 0..<min(-offset, cursorOffset) {
                 afterReversed.append(before.removeLast())
                 cursorOffset -= 1
             }
+            cursorMoved()
         } else {
             for _ in 0..<min(offset, afterReversed.count) {
                 insert(String(afterReversed.removeLast()))
@@ -117,10 +178,12 @@ public struct ReplayedText: Sendable {
 
     /// Replaces the word before the cursor (back to the last white space) by `word`.
     public mutating func replaceWordBeforeCursor(with word: String) {
+        joinTypedASCII()
         while let last = before.last, !last.isWhitespace {
             before.removeLast()
             cursorOffset -= 1
         }
+        cursorMoved()
         insert(word)
     }
 }

@@ -19,19 +19,35 @@ import Sim
 enum TypingContext {
     /// The context of `kind` after `previous` (an edit), with the text as it was before `kind`.
     static func of(_ kind: TraceEvent.Kind, after previous: TraceEvent.Kind, text: ReplayedText) -> TypistProfile.Context {
-        let previousCorrects = isCorrection(previous)
-        if isCorrection(kind) && !previousCorrects { return .correction }
+        let suggestion = if case .suggestionPicked = kind { true } else { false }
+        return of(correction: isCorrection(kind), suggestion: suggestion, afterCorrection: isCorrection(previous), text: text)
+    }
+
+    /// The context of an edit that is a correction or a picked suggestion or neither, after
+    /// an edit that was a correction or not, with the text as it was before it: `of(_:after:text:)`
+    /// for a typist that knows what it types without building the event first.
+    static func of(correction: Bool, suggestion: Bool, afterCorrection previousCorrects: Bool,
+                   text: ReplayedText) -> TypistProfile.Context {
+        if correction && !previousCorrects { return .correction }
         if previousCorrects { return .afterBackspace }
-        if case .suggestionPicked = kind { return .suggestion }
-        guard let last = text.characterBeforeCursor else { return .sentenceStart }
-        if last.isWhitespace {
-            if last == "\n" { return .sentenceStart }
+        if suggestion { return .suggestion }
+        // The character's properties as the text keeps them from `TypedCharacter`'s tables:
+        // the same answers as `Character`'s, without their cost on every key.
+        guard let properties = text.propertiesBeforeCursor else { return .sentenceStart }
+        if properties.isWhitespace {
+            if text.characterBeforeCursor == "\n" { return .sentenceStart }
             guard let content = text.lastNonSpaceBeforeCursor else { return .sentenceStart }
-            if ".!?…".contains(content) { return .sentenceStart }
-            if ",;:".contains(content) { return .phraseStart }
-            return .wordStart
+            // One ASCII byte is canonically equivalent to itself alone, so its byte decides.
+            if content.utf8.count == 1, let byte = content.utf8.first {
+                switch byte {
+                case UInt8(ascii: "."), UInt8(ascii: "!"), UInt8(ascii: "?"): return .sentenceStart
+                case UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: ":"): return .phraseStart
+                default: return .wordStart
+                }
+            }
+            return content == "…" ? .sentenceStart : .wordStart
         }
-        if last.isLetter || last.isNumber { return .withinWord }
+        if properties.isLetter || properties.isNumber { return .withinWord }
         return .afterPunctuation
     }
 

@@ -11,6 +11,9 @@ import Sim
 struct TypingLanguages: Sendable, Equatable {
     /// The language the keyboard is in now.
     private(set) var current: String
+    /// Whether `current` is written in Cyrillic, kept with it so that the typist asks no tag
+    /// question per character.
+    private(set) var currentIsCyrillic: Bool
     /// The language switched to for Latin letters.
     let latin: String
     /// The language switched to for Cyrillic letters.
@@ -20,25 +23,38 @@ struct TypingLanguages: Sendable, Equatable {
     init(start: String) {
         current = start
         let startsCyrillic = Self.isCyrillicLanguage(start)
+        currentIsCyrillic = startsCyrillic
         latin = startsCyrillic ? "en" : start
         cyrillic = startsCyrillic ? start : "ru"
     }
 
     /// The letter layer of the current language: ЙЦУКЕН for a Cyrillic one, QWERTY otherwise.
-    var letterLayout: KeyboardLayout { Self.isCyrillicLanguage(current) ? .russian : .qwerty }
+    var letterLayout: KeyboardLayout { currentIsCyrillic ? .russian : .qwerty }
 
     /// The language to switch to before typing `c`, or `nil` when the current one types it;
     /// the switch is taken (`current` becomes the returned tag).
     mutating func switchBefore(_ c: Character) -> String? {
+        switchBefore(isLatinLetter: Self.isLatinLetter(c), isCyrillicLetter: Self.isCyrillicLetter(c))
+    }
+
+    /// `switchBefore(_:)` of a character whose script is known (`TypedCharacter`).
+    mutating func switchBefore(_ c: TypedCharacter) -> String? {
+        switchBefore(isLatinLetter: c.properties.isLatinLetter, isCyrillicLetter: c.properties.isCyrillicLetter)
+    }
+
+    private mutating func switchBefore(isLatinLetter: Bool, isCyrillicLetter: Bool) -> String? {
         let next: String
-        if Self.isLatinLetter(c) && Self.isCyrillicLanguage(current) {
+        if isLatinLetter && currentIsCyrillic {
             next = latin
-        } else if Self.isCyrillicLetter(c) && !Self.isCyrillicLanguage(current) {
+        } else if isCyrillicLetter && !currentIsCyrillic {
             next = cyrillic
         } else {
             return nil
         }
         current = next
+        // `latin` is never a Cyrillic language and `cyrillic` always is (see `init`), but
+        // the tag's own answer is asked once per switch all the same.
+        currentIsCyrillic = Self.isCyrillicLanguage(next)
         return next
     }
 

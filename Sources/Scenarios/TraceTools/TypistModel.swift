@@ -123,11 +123,17 @@ public struct TypistModel: Sendable {
     /// slip, near its edge towards `aim` (σ halved). Shared with `HumanTypist`.
     static func touch(_ key: KeyboardLayout.Key, aim: KeyboardLayout.Key?, spread: Double,
                       _ random: inout RandomStream) -> TouchPoint {
-        var x = key.center.x, y = key.center.y
+        touch(center: key.center, aim: aim?.center, spread: spread, &random)
+    }
+
+    /// `touch(_:aim:spread:_:)` on the key centred on `center`, aimed at the key centred on
+    /// `aim`.
+    static func touch(center: TouchPoint, aim: TouchPoint?, spread: Double, _ random: inout RandomStream) -> TouchPoint {
+        var x = center.x, y = center.y
         var sigma = spread
         if let aim {
-            x += 0.35 * (aim.center.x - key.center.x)
-            y += 0.35 * (aim.center.y - key.center.y)
+            x += 0.35 * (aim.x - center.x)
+            y += 0.35 * (aim.y - center.y)
             sigma = spread / 2
         }
         // Box–Muller: two uniforms give two independent standard normals.
@@ -291,7 +297,9 @@ struct Planner {
     /// `HumanTypist`.
     static func pickNeighbour(of key: KeyboardLayout.Key, on letterLayout: KeyboardLayout,
                               _ random: inout RandomStream) -> KeyboardLayout.Key? {
-        let neighbours = letterLayout.neighbours(of: key)
+        let table = letterLayout.name == KeyboardLayout.qwerty.name ? qwertyNeighbours
+            : letterLayout.name == KeyboardLayout.russian.name ? russianNeighbours : nil
+        let neighbours = table?.neighbours(of: key) ?? letterLayout.neighbours(of: key)
         let total = neighbours.reduce(0) { $0 + $1.weight }
         guard total > 0 else { return nil }
         var draw = random.nextInt(below: total)
@@ -300,5 +308,34 @@ struct Planner {
             draw -= weight
         }
         return nil
+    }
+
+    /// `neighbours(of:)` of the letter layers' character keys, asked once each: a slip asks
+    /// for them, and building them walks every key of the layer.
+    private static let qwertyNeighbours = NeighbourTable(.qwerty)
+    private static let russianNeighbours = NeighbourTable(.russian)
+
+    /// The neighbours of each character key of a layout, found by the key's row and column.
+    private struct NeighbourTable: Sendable {
+        let layout: KeyboardLayout
+        /// The index in `characterKeys` of each row's first key.
+        let rowStarts: [Int]
+        let neighbours: [[(key: KeyboardLayout.Key, weight: Int)]]
+
+        init(_ layout: KeyboardLayout) {
+            self.layout = layout
+            var starts: [Int] = []
+            for (index, key) in layout.characterKeys.enumerated() where key.row == starts.count { starts.append(index) }
+            rowStarts = starts
+            neighbours = layout.characterKeys.map { layout.neighbours(of: $0) }
+        }
+
+        /// `layout.neighbours(of: key)`, or `nil` when `key` is not one of its character keys.
+        func neighbours(of key: KeyboardLayout.Key) -> [(key: KeyboardLayout.Key, weight: Int)]? {
+            guard key.row >= 0, key.row < rowStarts.count, key.column >= 0 else { return nil }
+            let index = rowStarts[key.row] + key.column
+            guard index < layout.characterKeys.count, layout.characterKeys[index] == key else { return nil }
+            return neighbours[index]
+        }
     }
 }

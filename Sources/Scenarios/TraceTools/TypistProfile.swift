@@ -25,6 +25,12 @@ public struct TypistProfile: Sendable, Equatable {
         case correction
         /// A picked suggestion, after the letters typed before it.
         case suggestion
+
+        /// The context's place in `allCases` and in a profile's `contexts`.
+        var index: Int { Self.ordered.firstIndex(of: self)! }
+
+        /// `allCases`, built once (the synthesised `allCases` builds its array on every call).
+        private static let ordered = allCases
     }
 
     /// A lognormal interval: half are shorter than `medianMs`; `sigma` is the standard
@@ -201,8 +207,8 @@ public struct TypistProfile: Sendable, Equatable {
 
     /// The timing of `context`.
     public subscript(context: Context) -> ContextTiming {
-        get { contexts[Context.allCases.firstIndex(of: context)!] }
-        set { contexts[Context.allCases.firstIndex(of: context)!] = newValue }
+        get { contexts[context.index] }
+        set { contexts[context.index] = newValue }
     }
 
     /// The profile with every typing interval's median multiplied by `factor`, its
