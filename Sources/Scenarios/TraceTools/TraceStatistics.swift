@@ -224,7 +224,8 @@ public struct TraceStatistics: Sendable {
         var lastTapTime: SimTime?
         for event in events {
             switch event.kind {
-            case .key(let inserted, _, _): keyCharacters += inserted.count
+            // One byte is one character: most keys, counted without walking grapheme clusters.
+            case .key(let inserted, _, _): keyCharacters += inserted.utf8.count == 1 ? 1 : inserted.count
             case .backspace: backspaceTaps += 1
             case .keyboardHidden, .dictationStart: lastTapTime = nil; continue
             default: continue
