@@ -22,17 +22,12 @@ func fleetScenario(_ name: String) -> Scenario {
     }
 }
 
-/// The keys a fleet run replayed.
-func keys(of result: FleetResult) -> Int {
-    result.minutes.reduce(0) { $0 + $1.keys }
-}
-
 /// Prints a fleet's figures to stderr when `KEYSIM_BENCH_VERBOSE=1`.
 func describeFleet(_ name: String, _ result: FleetResult, seconds: Double) {
     guard verbose else { return }
-    let meter = result.minutes.reduce(into: SharedBackendMeter()) { $0 += $1.backend }
-    let line = "  \(name): \(result.sessions) sessions, \(keys(of: result)) keys, \(meter.arrivals) attempts "
-        + "(\(meter.rejected.reduce(0, +)) refused, \(meter.abandoned) abandoned), open max \(result.sessionsOpenMax.max() ?? 0), "
+    let summary = result.summary
+    let line = "  \(name): \(result.sessions) sessions, \(summary.keys) keys, \(summary.arrivals) attempts "
+        + "(\(summary.rejected.reduce(0) { $0 + $1.count }) refused), open max \(result.sessionsOpenMax.max() ?? 0), "
         + String(format: "%.2f s\n", seconds)
     FileHandle.standardError.write(Data(line.utf8))
 }
@@ -41,9 +36,9 @@ func describeFleet(_ name: String, _ result: FleetResult, seconds: Double) {
 /// (`valgrind --tool=callgrind KeysimBench --fleet-profile 100`).
 func runFleetProfile(users: Int) {
     let result = try! FleetRunner.run(fleetScenario("busy-hour"), users: users)
-    let meter = result.minutes.reduce(into: SharedBackendMeter()) { $0 += $1.backend }
-    print("fleet profile: \(result.sessions) sessions, \(keys(of: result)) keys, \(meter.arrivals) attempts, "
-          + "\(meter.rejected) refused, \(meter.abandoned) abandoned, busy \(meter.busyReplicaNanos) ns")
+    let summary = result.summary
+    print("fleet profile: \(result.sessions) sessions, \(summary.keys) keys, \(summary.arrivals) attempts, "
+          + "\(summary.rejected.reduce(0) { $0 + $1.count }) refused, utilisation \(summary.utilisation ?? 0)")
 }
 
 /// `fleet_keys_per_s`: the busy hour's fleet, keys per second of wall time, the median of three.
@@ -55,7 +50,7 @@ func fleetKeysPerSecond() -> Double {
         var result: FleetResult?
         let elapsed = seconds { result = try! FleetRunner.run(scenario, jobs: 1) }
         describeFleet("fleet hour", result!, seconds: elapsed)
-        rates.append(Double(keys(of: result!)) / elapsed)
+        rates.append(Double(result!.summary.keys) / elapsed)
     }
     return median(rates)
 }

@@ -147,11 +147,17 @@ public struct TraceStatistics: Sendable {
     }
 
     private mutating func tap(at time: SimTime) {
-        if let last = lastTapTime {
-            let interval = (time - last).nanoseconds
-            if interval <= Self.pauseNanos { intervals.add(interval) }
-        }
+        if let interval = Self.typingInterval(after: lastTapTime, at: time) { intervals.add(interval) }
         lastTapTime = time
+    }
+
+    /// The typing time between the tap at `last` and one at `time`, in nanoseconds: the
+    /// interval, unless there was no tap before (the keyboard shown again, a dictation) or
+    /// it is a pause (over `pauseNanos`).
+    static func typingInterval(after last: SimTime?, at time: SimTime) -> Int64? {
+        guard let last else { return nil }
+        let interval = (time - last).nanoseconds
+        return interval <= pauseNanos ? interval : nil
     }
 
     private mutating func edit(at time: SimTime) {
@@ -231,10 +237,7 @@ public struct TraceStatistics: Sendable {
             default: continue
             }
             // A tap, as `tap(at:)` counts it.
-            if let last = lastTapTime {
-                let interval = (event.time - last).nanoseconds
-                if interval <= pauseNanos { typingNanos &+= interval }
-            }
+            if let interval = typingInterval(after: lastTapTime, at: event.time) { typingNanos &+= interval }
             lastTapTime = event.time
         }
         guard typingNanos > 0 else { return nil }
