@@ -3,7 +3,7 @@ import Sim
 extension RunRowWriter {
     /// Writes one `debounce_events` row per arm, re-arm, cancel and fire of the run's
     /// debounce timer, in order.
-    mutating func writeDebounceEvents(_ events: [DebounceObservation], runID: Int64) throws {
+    mutating func writeDebounceEvents(_ events: RecordList<DebounceObservation>, runID: Int64) throws {
         let d = ReportTables.debounceEvents
         try debounceRows.begin(rows: events.count)
         for (seq, event) in events.enumerated() {

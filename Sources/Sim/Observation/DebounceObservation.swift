@@ -14,7 +14,7 @@ public enum DebounceEvent: String, Sendable, Equatable, CaseIterable, BitwiseCop
 
 /// One arm, re-arm, cancel or fire of the debounce timer: what the timelines draw as the
 /// timer's slices and instants, and what links an edit to the request its timer sent.
-public struct DebounceObservation: Sendable, Equatable {
+public struct DebounceObservation: Sendable, Equatable, BitwiseCopyable {
     /// When it happened.
     public var time: SimTime
     /// What happened.

@@ -72,7 +72,7 @@ public struct ObservationBuffer: ObservationSink, Sendable {
     /// Touches decided by the touch model, in the order they were decided.
     public var touches = RecordList<TouchObservation>()
     /// The debounce timer's arms, re-arms, cancels and fires, in order (kept with the tasks).
-    public var debounceEvents: [DebounceObservation] = []
+    public var debounceEvents = RecordList<DebounceObservation>()
     /// Whether to keep task and debounce-timer records (they are the bulk of a timeline).
     public var keepsTasks: Bool
     /// Memory, kills, downloads, loads and token rejections.
@@ -87,6 +87,7 @@ public struct ObservationBuffer: ObservationSink, Sendable {
         suggestions = RecordList(arena: arena)
         tasks = RecordList(arena: arena)
         touches = RecordList(arena: arena)
+        debounceEvents = RecordList(arena: arena)
     }
 
     @inline(__always) public mutating func recordTask(_ task: TaskObservation) { if keepsTasks { tasks.append(task) } }

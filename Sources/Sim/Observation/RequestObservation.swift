@@ -1,5 +1,5 @@
 /// Why a request was sent.
-public enum RequestTrigger: String, Sendable, Equatable, CaseIterable {
+public enum RequestTrigger: String, Sendable, Equatable, CaseIterable, BitwiseCopyable {
     /// The short timer after an edit that left the text ending a sentence.
     case sentenceEnd = "sentence-end"
     /// The long timer after any other edit.
