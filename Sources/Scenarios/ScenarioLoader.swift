@@ -43,14 +43,17 @@ public enum ScenarioLoader {
             resolved = resolved.merging(overlay.value)
         }
         resolved = applying(fieldOverrides, to: resolved)
-        let scenario = try decode(resolved, path: path, policy: policy, policyNames: policies.map(\.key).sorted())
+        let dictionaries = DictionaryReads()
+        let scenario = try decode(resolved, path: path, policy: policy, policyNames: policies.map(\.key).sorted(),
+                                  dictionaries: dictionaries)
         // Every other policy is checked too, so that a misspelt field inside one is reported
         // now rather than on the day that policy is run. (The base is checked with or
         // without a policy: `decode` above saw every field the policy does not override.)
         for other in policies where other.key != policy {
             // As the file writes it: `--set` values are for the policy being run.
             do {
-                _ = try decode(expanded.merging(other.value), path: path, policy: other.key, policyNames: [])
+                _ = try decode(expanded.merging(other.value), path: path, policy: other.key, policyNames: [],
+                               dictionaries: dictionaries)
             } catch {
                 var inPolicy = error
                 inPolicy.path = "policies.\(other.key)" + (error.path.isEmpty ? "" : ".\(error.path)")
@@ -77,11 +80,12 @@ public enum ScenarioLoader {
 
     /// Decodes the scenario fields of an included file, which names no traces.
     static func decodeFragment(_ root: ConfigValue, path: String) throws(ConfigError) -> Scenario {
-        try decode(root, path: path, policy: nil, policyNames: [], fragment: true)
+        try decode(root, path: path, policy: nil, policyNames: [], fragment: true, dictionaries: DictionaryReads())
     }
 
     private static func decode(_ root: ConfigValue, path: String, policy: String?,
-                               policyNames: [String], fragment: Bool = false) throws(ConfigError) -> Scenario {
+                               policyNames: [String], fragment: Bool = false,
+                               dictionaries: DictionaryReads) throws(ConfigError) -> Scenario {
         var o = try ConfigReader(root, path: "", file: path)
         o.allow("policies")
         let gates = try o.optional("gates", GateRule.rules(config:)) ?? []
@@ -117,7 +121,7 @@ public enum ScenarioLoader {
         try o.optional("cloud") { f throws(ConfigError) in try CloudConfig.read(f, into: &keyboard.cloud) }
         try o.optional("underlines") { f throws(ConfigError) in try readUnderlines(f, into: &keyboard.underlines) }
         try o.optional("budgets") { f throws(ConfigError) in keyboard.budgets = try readBudgets(f) }
-        try o.optional("typing") { f throws(ConfigError) in try readTyping(f, scenarioPath: path, into: &keyboard) }
+        try o.optional("typing") { f throws(ConfigError) in try readTyping(f, scenarioPath: path, dictionaries: dictionaries, into: &keyboard) }
         try o.optional("dictation") { f throws(ConfigError) in
             keyboard.dictation = try DictationConfig(config: f)
             // `dictation.stopToTextBudgetMs` sets (or with null removes) the dictation-stop-to-text budget.

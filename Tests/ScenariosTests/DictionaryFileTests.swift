@@ -95,4 +95,37 @@ final class DictionaryFileTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("unknown field 'dictionnary'"), "\(error)")
         }
     }
+
+    /// A scenario is decoded once per policy; each dictionary file is read once per load, and
+    /// a policy that names another dictionary gets that one, or that file's error.
+    func testPoliciesOfOneLoadShareItsDictionaryReads() throws {
+        _ = try write("the\t5\nto\t4\n", name: "en.tsv")
+        _ = try write("und\t7\nder\t6\n", name: "de.tsv")
+        let trace = try folder.write("t.jsonl", "{\"keysim\":\"trace\",\"version\":1}\n{\"t\":0,\"type\":\"key\",\"text\":\"a\"}\n")
+        XCTAssertTrue(trace.hasSuffix("t.jsonl"))
+        let text = """
+            { traces: ["t.jsonl"], typing: { dictionary: "en.tsv" },
+              policies: { a: {}, b: { debounce: { policy: "fixed", delayMs: 900 } }, de: { typing: { dictionary: "de.tsv" } } } }
+            """
+        let path = directory + "/s.json5"
+        for policy in [nil, "a", "b"] {
+            XCTAssertEqual(try ScenarioLoader.parse(text, path: path, policy: policy).keyboard.typing.dictionary?.words, ["the", "to"])
+        }
+        XCTAssertEqual(try ScenarioLoader.parse(text, path: path, policy: "de").keyboard.typing.dictionary?.words, ["und", "der"])
+        // The cache itself: a second read of a path is the first's, even once the file is gone;
+        // a failed read is not kept.
+        let reads = DictionaryReads()
+        let first = try reads.dictionary(at: directory + "/en.tsv")
+        try FileManager.default.removeItem(atPath: directory + "/en.tsv")
+        XCTAssertEqual(try reads.dictionary(at: directory + "/en.tsv").words, first.words)
+        for _ in 0..<2 {
+            XCTAssertThrowsError(try reads.dictionary(at: directory + "/nope.tsv")) { error in
+                XCTAssertTrue("\(error)".hasSuffix("nope.tsv: error: no such file"), "\(error)")
+            }
+        }
+        // A new load reads the file afresh: en.tsv is gone, so every policy's decode reports it.
+        XCTAssertThrowsError(try ScenarioLoader.parse(text, path: path, policy: "de")) { error in
+            XCTAssertTrue("\(error)".contains("typing.dictionary: \(directory)/en.tsv: no such file"), "\(error)")
+        }
+    }
 }

@@ -3,8 +3,10 @@ import Sim
 extension ScenarioLoader {
     /// Reads `typing: { dictionary: "../dictionaries/en.tsv", suggestions: { rerankLift: 0.5 } }`.
     /// The dictionary path is relative to the scenario file; without a dictionary the
-    /// typing-quality metrics are not computed.
-    static func readTyping(_ field: ConfigField, scenarioPath: String, into keyboard: inout KeyboardConfig) throws(ConfigError) {
+    /// typing-quality metrics are not computed. A dictionary this load has read already
+    /// (`dictionaries`: for another policy) is not read again.
+    static func readTyping(_ field: ConfigField, scenarioPath: String, dictionaries: DictionaryReads,
+                           into keyboard: inout KeyboardConfig) throws(ConfigError) {
         var t = try field.object()
         var typing = keyboard.typing
         defer { keyboard.typing = typing }
@@ -16,7 +18,7 @@ extension ScenarioLoader {
             }
             let path = resolve(try x.string(), besides: scenarioPath)
             do throws(InputError) {
-                typing.dictionary = try DictionaryFile.read(path: path)
+                typing.dictionary = try dictionaries.dictionary(at: path)
             } catch {
                 throw x.error(error.quoted)
             }
