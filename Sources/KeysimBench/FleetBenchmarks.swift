@@ -1,4 +1,5 @@
 import Foundation
+import Report
 import Scenarios
 import Sim
 
@@ -9,6 +10,8 @@ import Sim
 //
 // `fleet_keys_per_s`: scenarios/fleet/busy-hour.json5, 1,000 users over the busiest hour;
 // keys replayed per second of wall time, synthesis included.
+// `fleet_jobs2_speedup`: the same fleet (one partition) with `--jobs 1` over `--jobs 2`, where
+// the second thread synthesises sessions ahead of the simulation.
 // `fleet_day_10k_s` and `fleet_day_10k_rss_mb`: scenarios/fleet/day.json5, 10,000 users over
 // a day in four regions, run in a child process (`KeysimBench --fleet-day-child`) so that its
 // peak resident memory is its own.
@@ -55,6 +58,23 @@ func fleetKeysPerSecond() -> Double {
     return median(rates)
 }
 
+/// `fleet_jobs2_speedup`: wall time of the busy hour's fleet on one thread over the same on
+/// two (its one partition simulated on one, its sessions synthesised ahead on the other), the
+/// median of the ratios of five back-to-back pairs, as `jobs2_speedup` measures replications.
+func fleetJobs2Speedup() -> Double {
+    let scenario = fleetScenario("busy-hour")
+    var ratios: [Double] = []
+    for _ in 0..<5 {
+        var one: FleetResult?
+        var two: FleetResult?
+        let oneSeconds = seconds { one = try! FleetRunner.run(scenario, jobs: 1) }
+        let twoSeconds = seconds { two = try! FleetRunner.run(scenario, jobs: 2) }
+        precondition(one == two, "the same fleet for any --jobs")
+        ratios.append(oneSeconds / twoSeconds)
+    }
+    return median(ratios)
+}
+
 /// The day's fleet, run in this process (the child `--fleet-day-child` runs it alone).
 func runFleetDay() {
     let scenario = fleetScenario("day")
@@ -75,6 +95,9 @@ func fleetDayFigures() -> (seconds: Double, residentMiB: Double)? {
 /// Runs the fleet benchmarks that are selected, printing their lines.
 func runFleetBenchmarks() {
     report("fleet_keys_per_s", fleetKeysPerSecond(), "keys/s")
+    if selected.isEmpty || selected.contains("fleet_jobs2_speedup") {
+        print("bench fleet_jobs2_speedup \(TextTable.fixed(fleetJobs2Speedup(), 2)) x")
+    }
     if selected.isEmpty || selected.contains("fleet_day_10k_s") || selected.contains("fleet_day_10k_rss_mb"),
        let day = fleetDayFigures() {
         report("fleet_day_10k_s", day.seconds, "s")

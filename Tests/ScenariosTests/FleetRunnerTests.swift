@@ -67,6 +67,8 @@ final class FleetRunnerTests: XCTestCase {
         XCTAssertEqual(whole.minutes[0].replicas, 3, "the partitions' replicas add")
         let reports = ProgressReports()
         XCTAssertEqual(try FleetRunner.run(scenario, jobs: 2, progress: { reports.add($0) }), whole, "jobs 1 and 2")
+        // Five jobs over two partitions: each partition's sessions synthesised ahead by a thread of its own.
+        XCTAssertEqual(try FleetRunner.run(scenario, jobs: 5), whole, "jobs 1 and 5")
         let last = try XCTUnwrap(reports.all.last)
         XCTAssertEqual(last.partitions, 2)
         XCTAssertEqual(last.partitionsDone, 2)
@@ -93,6 +95,18 @@ final class FleetRunnerTests: XCTestCase {
         XCTAssertEqual(reversed, whole, "in either order")
         XCTAssertEqual(first.summary, whole.summary)
         XCTAssertTrue(whole.isWhole)
+    }
+
+    /// One partition: the threads it leaves free synthesise sessions ahead of its simulation,
+    /// and the result is the one thread's, session for session.
+    func testOnePartitionIsTheSameWithSessionsSynthesisedAhead() throws {
+        let scenario = try Self.scenario(Self.twoPartitions
+            .replacingOccurrences(of: "partitions: [{ share: 1 }, { share: 1, replicas: 2 }],", with: "")
+            .replacingOccurrences(of: "users: 16,", with: "users: 40,"))
+        let one = try FleetRunner.run(scenario, jobs: 1)
+        XCTAssertEqual(one.partitions, [0])
+        XCTAssertGreaterThan(one.sessions, 20)
+        for jobs in [2, 4] { XCTAssertEqual(try FleetRunner.run(scenario, jobs: jobs), one, "jobs 1 and \(jobs)") }
     }
 
     func testMergingWhatIsNotOneRunsShardsThrows() throws {

@@ -9,6 +9,9 @@ struct FleetPartitionRun {
     let partition: Int
     let users: Range<Int>
     let tracker: FleetProgressTracker
+    /// Threads that synthesise sessions' typing ahead of the simulation (0: each session's
+    /// is synthesised when it opens, on the simulation's thread). The result is the same.
+    var prepareThreads = 0
 
     /// What a partition produced.
     struct Outcome: Sendable {
@@ -19,6 +22,10 @@ struct FleetPartitionRun {
 
     /// Sessions closed between progress reports.
     static let progressEvery = 256
+    /// How many sessions past the last opened one the preparing threads may synthesise:
+    /// enough to ride out a burst of starts, few enough that memory still follows the
+    /// sessions open (a prepared session holds its events, some kilobytes).
+    static let prepareWindow = 64
 
     func run() throws -> Outcome {
         let backendConfig = fleet.backend(ofPartition: partition)
@@ -30,11 +37,18 @@ struct FleetPartitionRun {
         let planner = planner
         let tracker = tracker
         var closedSinceReport = 0
+        // Sessions open in plan order (a session's rank is its place in `plans`), so the
+        // feed's positions are the ranks.
+        let prepared = prepareThreads == 0 ? nil : OrderedFeed(count: plans.count, threads: prepareThreads, window: Self.prepareWindow) {
+            [planner, plans] rank in try planner.prepare(plans[rank])
+        }
+        defer { prepared?.finish() }
         var fleetSimulation = FleetSimulation<FleetPlanner.Source, FleetMinuteSink>(
             backend: SharedBackend(config: backendConfig), plans: plans,
-            open: { plan, _ in
+            open: { plan, rank in
                 bins.update(at: plan.start.nanoseconds) { $0.sessionsStarted += 1 }
-                return try planner.open(plan, keyboard: keyboard, caches: caches,
+                let session = try prepared?.take(rank) ?? planner.prepare(plan)
+                return try planner.open(session, keyboard: keyboard, caches: caches,
                                         sink: FleetMinuteSink(bins: bins, startNanos: plan.start.nanoseconds))
             },
             close: { plan, summary, _ in

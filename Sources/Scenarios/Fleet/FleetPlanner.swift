@@ -164,20 +164,42 @@ extension FleetPlanner {
     /// type, run by `FleetSimulation`'s specialised loop).
     public typealias Source = ArrayTraceSource
 
-    /// Opens a planned session: synthesises its typing now (so that memory follows the
-    /// sessions open, not the users) and builds its simulation on `keyboard` with the
-    /// session's network, its requests sent to a `SessionPort`, its streams keyed by
-    /// (seed, user, session). Throws what resolving its dictation clips throws.
-    public func open<Sink: ObservationSink>(_ plan: FleetSessionPlan, keyboard: KeyboardConfig, caches: SimulationCaches,
-                                            sink: Sink) throws -> SessionRunner<Source, Sink> {
+    /// A planned session's draws and typing, made before it opens: a pure function of the
+    /// plan, so it may be made on another thread, ahead of the fleet's simulation
+    /// (`FleetPartitionRun`, with `--jobs` to spare), with the same result.
+    public struct PreparedSession: Sendable {
+        /// The session's draws.
+        public var session: Session
+        /// Its synthesised trace's header.
+        public var header: TraceHeader
+        /// Its synthesised events, dictation clips resolved.
+        public var events: [TraceEvent]
+    }
+
+    /// Synthesises a planned session's typing (so that memory follows the sessions open or
+    /// about to open, not the users). Throws what resolving its dictation clips throws.
+    public func prepare(_ plan: FleetSessionPlan) throws -> PreparedSession {
         let session = session(plan)
         let (header, synthesised) = session.synthesis.trace(of: script(of: session))
+        return PreparedSession(session: session, header: header, events: try Self.resolvingDictation(synthesised, of: session.text))
+    }
+
+    /// Opens a planned session: synthesises its typing now and opens it (`open(_:keyboard:caches:sink:)`
+    /// of the prepared session). Throws what resolving its dictation clips throws.
+    public func open<Sink: ObservationSink>(_ plan: FleetSessionPlan, keyboard: KeyboardConfig, caches: SimulationCaches,
+                                            sink: Sink) throws -> SessionRunner<Source, Sink> {
+        try open(try prepare(plan), keyboard: keyboard, caches: caches, sink: sink)
+    }
+
+    /// Opens a prepared session: its simulation built on `keyboard` with the session's
+    /// network, its requests sent to a `SessionPort`, its streams keyed by (seed, user, session).
+    public func open<Sink: ObservationSink>(_ prepared: PreparedSession, keyboard: KeyboardConfig, caches: SimulationCaches,
+                                            sink: Sink) throws -> SessionRunner<Source, Sink> {
         var config = keyboard
-        if let network = session.network { config.network = network.config }
-        let simulation = FleetSimulation<Source, Sink>.makeSimulation(config: config, seed: seed, replication: 0, plan: plan,
-                                                                      header: header, caches: caches)
-        return try SessionRunner(simulation: simulation, source: ArrayTraceSource(try Self.resolvingDictation(synthesised, of: session.text)),
-                                 sink: sink)
+        if let network = prepared.session.network { config.network = network.config }
+        let simulation = FleetSimulation<Source, Sink>.makeSimulation(config: config, seed: seed, replication: 0, plan: prepared.session.plan,
+                                                                      header: prepared.header, caches: caches)
+        return try SessionRunner(simulation: simulation, source: ArrayTraceSource(prepared.events), sink: sink)
     }
 
     /// `events` with their dictation clips resolved beside `text`, as a trace file's reader

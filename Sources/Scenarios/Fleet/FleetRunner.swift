@@ -2,7 +2,8 @@ import Foundation
 import Sim
 
 /// Runs a scenario's fleet: one `FleetSimulation` per partition, each with its own shared
-/// backend of the partition's replicas, `jobs` partitions at a time; the partitions' minutes
+/// backend of the partition's replicas, `jobs` partitions at a time (threads left over
+/// synthesise sessions' typing ahead of each partition's simulation); the partitions' minutes
 /// add up (`FleetResult.merge`) to the run's, the same for any `jobs` and any sharding.
 public enum FleetRunner {
     /// Runs the partitions of `shard` (partition p belongs to shard K/N when p % N == K − 1)
@@ -32,12 +33,18 @@ public enum FleetRunner {
         // The partitions' outcomes in partition order, whatever thread ran them; after a
         // failure the rest are skipped and the earliest failure is rethrown.
         let slots = ResultSlots<FleetPartitionRun.Outcome>(count: held.count)
-        DispatchQueue.concurrentPerform(iterations: min(jobs, max(1, held.count))) { _ in
+        let running = min(jobs, max(1, held.count))
+        // Threads the partitions leave free synthesise their sessions' typing ahead of them
+        // (a fleet of one partition on two cores: one simulates, one synthesises).
+        let prepareThreads = (jobs - running) / running
+        DispatchQueue.concurrentPerform(iterations: running) { _ in
             while let slot = slots.claim() {
                 let partition = held[slot]
                 slots.store(Result {
-                    try FleetPartitionRun(scenario: scenario, fleet: fleetAsRun, planner: planner, partition: partition,
-                                          users: ranges[partition], tracker: tracker).run()
+                    var run = FleetPartitionRun(scenario: scenario, fleet: fleetAsRun, planner: planner, partition: partition,
+                                                users: ranges[partition], tracker: tracker)
+                    run.prepareThreads = prepareThreads
+                    return try run.run()
                 }, at: slot)
             }
         }

@@ -1,42 +1,32 @@
 import Foundation
 
-/// Runs numbered pieces of work on worker threads and hands their results to the calling
-/// thread in number order, whatever order they finish in.
+/// Numbered pieces of work run on worker threads ahead of one consumer, who takes their
+/// results in number order (`take(0)`, `take(1)`, …) whatever order they finish in: the
+/// pull side of `OrderedParallel.run`, for a consumer that asks for the next result from
+/// inside a loop of its own (a fleet's simulation opening its next session).
 ///
-/// This is how `--jobs N` stays deterministic: replications run on N threads, but the
-/// report writer — which owns the SQLite connection and so stays on one thread — sees
-/// result 0, then 1, then 2 …, exactly as with one thread. Workers run at most `window`
-/// positions ahead of the consumer, which bounds the results held in memory.
-///
-/// Failures are deterministic too: positions are claimed in order and the consumer meets
-/// them in order, so the error reported is that of the first failing position, and every
-/// position before it has been consumed — for any number of threads.
-public enum OrderedParallel {
-    /// Runs `work(0..<count)` on `threads` worker threads and calls `consume` with each
-    /// result on the calling thread, in position order.
+/// Workers run at most `window` positions ahead of the last position taken, which bounds the
+/// results held. Failures are deterministic: positions are claimed in order, so the error a
+/// `take` rethrows is that of the first failing position, for any number of threads.
+public final class OrderedFeed<Result: Sendable>: @unchecked Sendable {
+    private let state: SharedSlots<Result>
+    private let finished = DispatchGroup()
+
+    /// Starts `min(threads, count)` workers on `work(0..<count)`.
     /// - Parameters:
-    ///   - window: how many positions past the last consumed one workers may start
-    ///     (at least `threads`).
+    ///   - window: how many positions past the last one taken workers may start (at least
+    ///     `threads`).
     ///   - workerNice: how much lower than the calling thread's the workers' scheduling
-    ///     priority is (a nice increment, Linux). When the consumer is the critical path — one
-    ///     report writer behind as many workers as cores — a worker that waits costs nothing
-    ///     while a writer that waits stalls every worker behind the window: at +5 the kernel
-    ///     gives the writer about three times a worker's share of a contended core.
+    ///     priority is (a nice increment, Linux), as for `OrderedParallel.run`.
     ///   - work: runs on a worker thread; it must not touch the consumer's state.
-    ///   - consume: runs on the calling thread; an error stops the workers and is rethrown.
-    /// - Throws: the error of the first failing position, or the first error of `consume`.
-    public static func run<Result: Sendable>(
-        count: Int, threads: Int, window: Int, workerNice: Int32 = 0,
-        work: @escaping @Sendable (Int) throws -> Result,
-        consume: (Int, Result) throws -> Void
-    ) throws {
+    public init(count: Int, threads: Int, window: Int, workerNice: Int32 = 0,
+                work: @escaping @Sendable (Int) throws -> Result) {
         precondition(count >= 0 && threads >= 1 && window >= 1)
-        guard count > 0 else { return }
-        let state = SharedSlots<Result>(count: count, window: max(window, threads))
-        let workers = min(threads, count)
-        let finished = DispatchGroup()
-        for _ in 0..<workers {
+        state = SharedSlots<Result>(count: count, window: max(window, threads))
+        for _ in 0..<min(threads, count) {
             finished.enter()
+            let state = state
+            let finished = finished
             let thread = Thread {
                 #if os(Linux)
                 // Linux keeps a nice value per thread: `who` 0 is the calling thread. A refusal
@@ -51,21 +41,26 @@ public enum OrderedParallel {
             thread.stackSize = 8 << 20
             thread.start()
         }
-        defer {
-            state.stop()
-            finished.wait()
-        }
-        for position in 0..<count {
-            switch state.take(position) {
-            case .success(let result): try consume(position, result)
-            case .failure(let error): throw error
-            }
-        }
     }
+
+    /// Waits for the result at `position` (the one after the last taken) and hands it over.
+    /// - Throws: the error its work threw.
+    public func take(_ position: Int) throws -> Result {
+        try state.take(position).get()
+    }
+
+    /// Stops the workers from claiming more positions and waits for those running to end.
+    /// Call it once the consumer is done, or gives up (a `defer`).
+    public func finish() {
+        state.stop()
+        finished.wait()
+    }
+
+    deinit { finish() }
 }
 
 /// The slots workers fill and the consumer empties, under one condition variable.
-private final class SharedSlots<Result: Sendable>: @unchecked Sendable {
+fileprivate final class SharedSlots<Result: Sendable>: @unchecked Sendable {
     private let condition = NSCondition()
     private var slots: [Swift.Result<Result, Error>?]
     private var nextClaim = 0
