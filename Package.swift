@@ -2,6 +2,11 @@
 import Foundation
 import PackageDescription
 
+// The simulator's modules are optimised in debug builds too (`-O`; their internal checks stay
+// on): the tests replay thousands of keystrokes through them, and at -Onone the suite took
+// four times as long. The test targets, the tool and the bench keep the configuration's flags.
+let optimisedInDebug = SwiftSetting.unsafeFlags(["-O"], .when(configuration: .debug))
+
 let package = Package(
     name: "keysim",
     platforms: [.macOS(.v15)],
@@ -27,13 +32,13 @@ let package = Package(
         // The engine and the component models: standard library only.
         .target(
             name: "Sim",
-            swiftSettings: [.define("KEYSIM_INTERNAL_CHECKS", .when(configuration: .debug))],
+            swiftSettings: [.define("KEYSIM_INTERNAL_CHECKS", .when(configuration: .debug)), optimisedInDebug],
             linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]
         ),
         // Scenario files, traces and the wiring of a simulation.
-        .target(name: "Scenarios", dependencies: ["Sim", "CZstd"]),
+        .target(name: "Scenarios", dependencies: ["Sim", "CZstd"], swiftSettings: [optimisedInDebug]),
         // The SQLite store, statistics and exporters.
-        .target(name: "Report", dependencies: ["Sim", "Scenarios", "CSQLite"]),
+        .target(name: "Report", dependencies: ["Sim", "Scenarios", "CSQLite"], swiftSettings: [optimisedInDebug]),
         // The command-line tool: parses arguments and wires the modules together.
         .executableTarget(name: "keysim", dependencies: ["Sim", "Scenarios", "Report"]),
         // `make bench`: prints `bench <name> <value> <unit>` lines.

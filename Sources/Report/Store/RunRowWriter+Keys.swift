@@ -31,7 +31,9 @@ extension RunRowWriter {
             let suggestion = suggestionIndex == index ? suggestions[s] : nil
             if key != nil { k += 1 }
             if suggestion != nil { s += 1 }
-            assert(key == nil || suggestion == nil || key!.touch == suggestion!.touch, "a suggestion's touch is its key's")
+            #if DEBUG
+            precondition(key == nil || suggestion == nil || key!.touch == suggestion!.touch, "a suggestion's touch is its key's")
+            #endif
             try keyRows.set(c.runID, runID)
             try keyRows.set(c.keyIndex, index)
             try keyRows.set(c.touchNs, (key?.touch ?? suggestion!.touch).nanoseconds)

@@ -126,8 +126,10 @@ public struct ReplayedText: Sendable {
     /// (a combining mark, a skin tone, a ZWJ): the joined tail is counted again.
     public mutating func insert(_ inserted: String) {
         guard !inserted.isEmpty else { return }
-        assert(characterBeforeCursor == (typedASCII.last.map(TypedCharacter.asciiCharacter) ?? before.last),
-               "the cluster before the cursor is kept with the text")
+        #if DEBUG
+        precondition(characterBeforeCursor == (typedASCII.last.map(TypedCharacter.asciiCharacter) ?? before.last),
+                     "the cluster before the cursor is kept with the text")
+        #endif
         if inserted.utf8.count == 1, let byte = inserted.utf8.first, byte < 0x80 {
             let lastByte = typedASCII.last ?? before.utf8.last ?? 0
             if lastByte < 0x80 && !(lastByte == 0x0D && byte == 0x0A) {

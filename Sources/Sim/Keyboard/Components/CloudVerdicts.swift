@@ -38,7 +38,7 @@ struct CloudVerdicts {
         let key = RandomStream.streamKey(base: keyBase, prefixHash: prefixHash, number: ordinal, separator: 0x2F, suffix: word)
         #if KEYSIM_INTERNAL_CHECKS
         var stream = RandomStream(seed: seed, replication: replication, name: "\(streamPrefix)cloud.verdict/\(ordinal)/\(word)")
-        assert(stream.key == key && stream.nextDouble() == RandomStream.firstDouble(key: key))
+        precondition(stream.key == key && stream.nextDouble() == RandomStream.firstDouble(key: key))
         #endif
         return RandomStream.firstDouble(key: key)
     }
