@@ -24,7 +24,11 @@ final class TypingTimelineTests: XCTestCase {
                     for factor in [1.0, 0.37, 0.93, 1.0625, 2.4] {
                         let scaled = profile.scaled(by: factor)
                         var session = HumanTypistSession(profile: scaled, seed: seed)
-                        let retimed = session.retimed(typed.events, timeline: typed.timeline!)
+                        let times = session.eventTimes(of: typed.timeline!)
+                        let retimed = HumanTypistSession.retimed(typed.events, at: times)
+                        var statistics = TraceStatistics(header: TraceHeader())
+                        for event in retimed { statistics.add(event) }
+                        XCTAssertEqual(TypingSpeed(typed.events).wordsPerMinute { times[$0] }, statistics.wordsPerMinute)
                         let expected = HumanTypist(profile: scaled).synthesize(script, seed: seed)
                         XCTAssertEqual(retimed, expected, "\(name), script \(index), seed \(seed), factor \(factor)")
                         compared += 1

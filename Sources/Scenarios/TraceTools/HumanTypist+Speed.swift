@@ -22,19 +22,27 @@ extension HumanTypist {
                                    seed: UInt64) -> (profile: TypistProfile, events: [TraceEvent]) {
         let typed = HumanTypist(profile: profile).session(typing: script, seed: seed, recordsTimeline: true)
         let timeline = typed.timeline!
-        func trace(of scaled: TypistProfile) -> [TraceEvent] {
+        // Each further round only times the trace again; its events are built once, at the end.
+        func times(of scaled: TypistProfile) -> [Int64] {
             var session = HumanTypistSession(profile: scaled, seed: seed)
-            return session.retimed(typed.events, timeline: timeline)
+            return session.eventTimes(of: timeline)
         }
+        let speed = TypingSpeed(typed.events)
         var scaled = profile
-        var events = typed.events
+        var retimed: [Int64]?
+        func trace() -> [TraceEvent] { retimed.map { HumanTypistSession.retimed(typed.events, at: $0) } ?? typed.events }
         for round in 0..<6 {
-            if round > 0 { events = trace(of: scaled) }
-            guard let measured = TraceStatistics.wordsPerMinute(of: events), measured > 0 else { return (scaled, events) }
+            if round > 0 { retimed = times(of: scaled) }
+            let measured = retimed.map { times in speed.wordsPerMinute { times[$0] } }
+                ?? speed.wordsPerMinute { typed.events[$0].time.nanoseconds }
+            guard let measured, measured > 0 else {
+                return (scaled, trace())
+            }
             let ratio = measured / wordsPerMinute
-            if abs(ratio - 1) < 0.01 { return (scaled, events) }
+            if abs(ratio - 1) < 0.01 { return (scaled, trace()) }
             scaled = scaled.scaled(by: ratio)
         }
-        return (scaled, trace(of: scaled))
+        retimed = times(of: scaled)
+        return (scaled, trace())
     }
 }

@@ -1,14 +1,12 @@
 import Sim
 
 extension HumanTypistSession {
-    /// `events`, typed by a session that recorded `timeline`, as a session of `profile` (the
-    /// recording typist with other typing medians: `TypistProfile.scaled(by:)`) seeded with
-    /// `seed` types them: each typing interval drawn again, in the order the recording drew
-    /// them, from this session's fresh streams; every other step of the clock as recorded; a
-    /// key's or backspace's hold kept. Equal, event for event, to synthesising the script
-    /// again with `profile` (`TypingTimelineTests`), at the cost of the typing draws alone.
-    mutating func retimed(_ events: [TraceEvent], timeline: TypingTimeline) -> [TraceEvent] {
-        precondition(timeline.eventSteps.count == events.count, "a timeline is retimed with the events it recorded")
+    /// The times, in nanoseconds, of the events of a session that recorded `timeline`, as a
+    /// session of `profile` (the recording typist with other typing medians:
+    /// `TypistProfile.scaled(by:)`) seeded with `seed` types them: each typing interval drawn
+    /// again, in the order the recording drew them, from this session's fresh streams; every
+    /// other step of the clock as recorded. `retimed(_:at:)` builds the events.
+    mutating func eventTimes(of timeline: TypingTimeline) -> [Int64] {
         var drawn: [Int64] = []
         drawn.reserveCapacity(timeline.draws.count)
         for draw in timeline.draws {
@@ -28,18 +26,25 @@ extension HumanTypistSession {
             now += step.draw < 0 ? step.nanos : drawn[Int(step.draw)]
             clock.append(now)
         }
-        var retimed = events
-        for index in retimed.indices {
-            let time = SimTime(nanoseconds: clock[Int(timeline.eventSteps[index])])
-            let old = retimed[index].time
-            retimed[index].time = time
-            switch retimed[index].kind {
+        return timeline.eventSteps.map { clock[Int($0)] }
+    }
+
+    /// `events` at `times` (`eventTimes(of:)`), a key's or backspace's hold kept. Equal, event
+    /// for event, to synthesising the script again with the session's profile
+    /// (`TypingTimelineTests`), at the cost of the typing draws alone.
+    static func retimed(_ events: [TraceEvent], at times: [Int64]) -> [TraceEvent] {
+        precondition(times.count == events.count, "a time for every event")
+        var retimed: [TraceEvent] = []
+        retimed.reserveCapacity(events.count)
+        for (event, nanos) in zip(events, times) {
+            let time = SimTime(nanoseconds: nanos)
+            switch event.kind {
             case let .key(text, touchUp?, point):
-                retimed[index].kind = .key(text: text, touchUp: time + (touchUp - old), point: point)
+                retimed.append(TraceEvent(time: time, kind: .key(text: text, touchUp: time + (touchUp - event.time), point: point)))
             case let .backspace(touchUp?, point):
-                retimed[index].kind = .backspace(touchUp: time + (touchUp - old), point: point)
+                retimed.append(TraceEvent(time: time, kind: .backspace(touchUp: time + (touchUp - event.time), point: point)))
             default:
-                break
+                retimed.append(TraceEvent(time: time, kind: event.kind))
             }
         }
         return retimed
