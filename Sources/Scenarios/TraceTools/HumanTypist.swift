@@ -83,14 +83,25 @@ public struct HumanTypist: Sendable {
 
     /// The trace of `script`, in time order.
     public func synthesize(_ script: SynthScript, seed: UInt64) -> [TraceEvent] {
-        var session = HumanTypistSession(profile: profile, seed: seed)
+        session(typing: script, seed: seed, recordsTimeline: false).events
+    }
+
+    /// The session that typed `script`: its trace, and its timeline when `recordsTimeline`.
+    func session(typing script: SynthScript, seed: UInt64, recordsTimeline: Bool) -> HumanTypistSession {
+        var session = HumanTypistSession(profile: profile, seed: seed, recordsTimeline: recordsTimeline)
         let messages = messages(of: script)
         // An event a character, a quarter more for slips, picks and messages: most traces
         // grow their array once.
         let typedBytes = script.segments.reduce(0) { count, segment in
             if case .typed(let text) = segment { count + text.utf8.count } else { count + 2 }
         }
-        session.events.reserveCapacity(16 + typedBytes + typedBytes / 4 + 8 * messages.count)
+        let eventsExpected = 16 + typedBytes + typedBytes / 4 + 8 * messages.count
+        session.events.reserveCapacity(eventsExpected)
+        if recordsTimeline {
+            session.timeline!.eventSteps.reserveCapacity(eventsExpected)
+            session.timeline!.steps.reserveCapacity(eventsExpected)
+            session.timeline!.draws.reserveCapacity(eventsExpected)
+        }
         session.emit(.keyboardShown)
         for (index, message) in messages.enumerated() {
             if index == 0 {
@@ -102,7 +113,7 @@ public struct HumanTypist: Sendable {
             let next = index + 1 < messages.count ? messages[index + 1] : nil
             session.send(next: next?.intendedText)
         }
-        return session.events
+        return session
     }
 }
 

@@ -12,11 +12,12 @@ extension HumanTypistSession {
             while index < characters.count { index = type(characters, at: index) }
         case let .dictation(audio, transcript, lengthNanos):
             if pendingSlip != nil { fixSlipAfterWord() }
-            time = time + (pendingInterval ?? draw(.sentenceStart))
+            wait(pendingInterval ?? draw(.sentenceStart))
             pendingInterval = nil
             for event in TypistModel.dictation(audio: audio, transcript: transcript, lengthNanos: lengthNanos, at: time,
                                                &messageDraws) {
-                time = event.time
+                // Offsets from the tap that starts it, whatever the typist's speed.
+                wait(.fixed(event.time - time))
                 emit(event.kind)
             }
             previousCorrects = false
@@ -29,7 +30,7 @@ extension HumanTypistSession {
         let c = characters[index]
         if let tag = languages.switchBefore(c) {
             // The globe key, timed as a tap after a punctuation mark.
-            time = time + draw(.afterPunctuation)
+            wait(draw(.afterPunctuation))
             emit(.languageSwitch(language: tag))
         }
         if pendingSlip == nil, let length = suggestibleWordLength(characters, at: index),

@@ -19,7 +19,7 @@ struct HumanTypistSession {
     var previousCorrects = false
     /// The interval before the next edit when it is not drawn by context (after a show or a
     /// message gap).
-    var pendingInterval: SimDuration?
+    var pendingInterval: Interval?
     /// A slip the typist will notice after the word: the letter meant and what was typed since.
     var pendingSlip: (correct: TypedCharacter, typedAfter: [TypedCharacter])?
     var languages: TypingLanguages
@@ -42,9 +42,14 @@ struct HumanTypistSession {
     let typingDistributions: [Distribution]
     let drawsWithRhythm: Bool
     let rhythmHasMultipliers: Bool
+    /// How the clock moved and which typing intervals were drawn, when the session records
+    /// them (`nil`: it does not), so that the trace can be timed again for a typist who types
+    /// faster or slower (`HumanTypistSession+Retiming.swift`).
+    var timeline: TypingTimeline?
 
-    init(profile: TypistProfile, seed: UInt64) {
+    init(profile: TypistProfile, seed: UInt64, recordsTimeline: Bool = false) {
         self.profile = profile
+        timeline = recordsTimeline ? TypingTimeline() : nil
         let root = RandomStream(seed: seed, replication: 0, name: "trace.typist")
         timing = root.derived("timing")
         pauses = root.derived("pauses")
@@ -68,8 +73,20 @@ struct HumanTypistSession {
     // MARK: Events
 
     mutating func emit(_ kind: TraceEvent.Kind) {
-        events.append(TraceEvent(time: time, kind: kind))
+        append(TraceEvent(time: time, kind: kind))
         text.apply(kind)
+    }
+
+    /// Adds `event` to the trace, noting in the timeline how far the clock had moved.
+    mutating func append(_ event: TraceEvent) {
+        events.append(event)
+        if let steps = timeline?.steps.count { timeline!.eventSteps.append(Int32(steps)) }
+    }
+
+    /// Moves the clock past `interval`, noting the step in the timeline.
+    mutating func wait(_ interval: Interval) {
+        time = time + interval.duration
+        timeline?.steps.append(TypingTimeline.Step(nanos: interval.duration.nanoseconds, draw: interval.draw))
     }
 
     /// Moves the clock past the interval before an edit: the pending one, or one drawn for
@@ -77,13 +94,13 @@ struct HumanTypistSession {
     /// when the rhythm's multipliers need it.
     private mutating func advance(correction: Bool, suggestion: Bool = false, key: @autoclosure () -> TraceEvent.Kind) {
         if let pending = pendingInterval {
-            time = time + pending
+            wait(pending)
             pendingInterval = nil
             return
         }
         let context = TypingContext.of(correction: correction, suggestion: suggestion, afterCorrection: previousCorrects, text: text)
         let pair = context == .withinWord && rhythmHasMultipliers ? KeyPair.of(key(), text: text) : nil
-        time = time + draw(context, pair: pair)
+        wait(draw(context, pair: pair))
     }
 
     /// A key typing `inserted` after its interval, touched on the key centred on `center`
@@ -93,7 +110,7 @@ struct HumanTypistSession {
         advance(correction: false, key: .key(text: inserted, touchUp: nil, point: nil))
         let touchUp = time + hold()
         let point = center.map { TypistModel.touch(center: $0, aim: aim, spread: profile.touchSpreadPoints, &touches) }
-        events.append(TraceEvent(time: time, kind: .key(text: inserted, touchUp: touchUp, point: point)))
+        append(TraceEvent(time: time, kind: .key(text: inserted, touchUp: touchUp, point: point)))
         text.insert(inserted)
         previousCorrects = false
     }
@@ -104,7 +121,7 @@ struct HumanTypistSession {
         let touchUp = time + hold()
         let backspaceKey = languages.currentIsCyrillic ? KeyboardLayout.russian.backspace : KeyboardLayout.qwerty.backspace
         let point = TypistModel.touch(backspaceKey, aim: nil, spread: profile.touchSpreadPoints, &touches)
-        events.append(TraceEvent(time: time, kind: .backspace(touchUp: touchUp, point: point)))
+        append(TraceEvent(time: time, kind: .backspace(touchUp: touchUp, point: point)))
         text.deleteBackward()
         previousCorrects = true
     }
@@ -132,27 +149,47 @@ struct HumanTypistSession {
 
     // MARK: Intervals
 
+    /// An interval the clock moves by, and the typing draw it is (an index into the
+    /// timeline's draws) or -1 when a typist of another speed would wait just as long.
+    struct Interval {
+        var duration: SimDuration
+        var draw: Int32
+
+        /// An interval that does not depend on the typist's speed.
+        static func fixed(_ duration: SimDuration) -> Interval { Interval(duration: duration, draw: -1) }
+    }
+
     /// The interval before an edit in `context`: a pause with the context's probability, else
     /// the typing interval (through the rhythm model when the profile has one; `pair`, within
-    /// a word, picks its multiplier).
-    mutating func draw(_ context: TypistProfile.Context, pair: KeyPair? = nil) -> SimDuration {
+    /// a word, picks its multiplier). Typing intervals are noted in the timeline.
+    mutating func draw(_ context: TypistProfile.Context, pair: KeyPair? = nil) -> Interval {
         let index = context.index
         let timing = timings[index]
-        if timing.pauseProbability > 0 && pauses.nextDouble() < timing.pauseProbability { return pause() }
-        if drawsWithRhythm && context != .messageStart { return rhythmTyping(timing, pair: pair) }
-        return typing(typingDistributions[index])
+        if timing.pauseProbability > 0 && pauses.nextDouble() < timing.pauseProbability { return .fixed(pause()) }
+        let drawn: TypingTimeline.Draw
+        let duration: SimDuration
+        if drawsWithRhythm && context != .messageStart {
+            let multiplier = pair.map { profile.rhythm?.multiplier(of: $0) ?? 1 } ?? 1
+            drawn = .rhythm(context: Int32(index), multiplier: multiplier)
+            duration = rhythmTyping(timing, multiplier: multiplier)
+        } else {
+            drawn = .typing(context: Int32(index))
+            duration = typing(typingDistributions[index])
+        }
+        guard timeline != nil else { return .fixed(duration) }
+        timeline!.draws.append(drawn)
+        return Interval(duration: duration, draw: Int32(timeline!.draws.count - 1))
     }
 
     /// A typing interval of the rhythm model: the latent chain steps (an AR(1) of standard
     /// normals with the rhythm's serial correlation) and its value's normal probability is
-    /// the quantile drawn from the context's mixture, cut at the pause threshold. A pause
-    /// leaves the chain where it was.
-    mutating func rhythmTyping(_ timing: TypistProfile.ContextTiming, pair: KeyPair?) -> SimDuration {
+    /// the quantile drawn from the context's mixture (its median times the key pair's
+    /// `multiplier`), cut at the pause threshold. A pause leaves the chain where it was.
+    mutating func rhythmTyping(_ timing: TypistProfile.ContextTiming, multiplier: Double) -> SimDuration {
         let rho = profile.rhythm?.serialCorrelation ?? 0
         let innovation = StandardNormal.sample(&rhythmDraws)
         let z = latent.map { rho * $0 + (1 - rho * rho).squareRoot() * innovation } ?? innovation
         latent = z
-        let multiplier = pair.map { profile.rhythm?.multiplier(of: $0) ?? 1 } ?? 1
         let mixture = TypingMixture(timing, multiplier: multiplier, thresholdMs: profile.pauses.thresholdMs)
         return TypistModel.duration(milliseconds: mixture.quantile(StandardNormal.cdf(z)))
     }
@@ -198,13 +235,15 @@ struct HumanTypistSession {
     /// Sends the message (the field is cleared, with the next message's intended text), then
     /// either hides the keyboard and shows it again after the gap, or waits the gap with the
     /// keyboard up. After the last message the keyboard hides.
+    /// These intervals do not depend on the typist's speed: the clock moves by the same
+    /// steps for a faster or slower typist.
     mutating func send(next: String?) {
-        time = time + messageInterval(profile.messages.sendDelay)
+        wait(.fixed(messageInterval(profile.messages.sendDelay)))
         emit(.field(FieldChange(.cleared, intendedText: next)))
         previousCorrects = false
         let cleared = time
         guard next != nil else {
-            time = time + messageInterval(profile.messages.sendDelay)
+            wait(.fixed(messageInterval(profile.messages.sendDelay)))
             emit(.keyboardHidden)
             return
         }
@@ -212,13 +251,14 @@ struct HumanTypistSession {
         let gap = messageInterval(profile.messages.gap)
         if hides {
             let hideDelay = messageInterval(profile.messages.sendDelay)
-            time = cleared + hideDelay
+            // The clock is still at `cleared`: both steps are fixed offsets from it.
+            wait(.fixed(cleared + hideDelay - time))
             emit(.keyboardHidden)
-            time = max(cleared + gap, time + SimDuration(nanoseconds: 1_000_000))
+            wait(.fixed(max(cleared + gap, time + SimDuration(nanoseconds: 1_000_000)) - time))
             emit(.keyboardShown)
             startAfterShow()
         } else {
-            pendingInterval = gap
+            pendingInterval = .fixed(gap)
         }
     }
 }

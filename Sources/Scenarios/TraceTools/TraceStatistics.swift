@@ -216,7 +216,10 @@ public struct TraceStatistics: Sendable {
     public var netCharacters: Int { max(0, keyCharacters - backspaceTaps) }
 
     /// Net words (five characters each) per minute of typing time; `nil` without typing time.
-    public var wordsPerMinute: Double? {
+    public var wordsPerMinute: Double? { Self.wordsPerMinute(netCharacters: netCharacters, typingNanos: typingNanos) }
+
+    /// Net words (five characters each) per minute of `typingNanos`; `nil` without typing time.
+    static func wordsPerMinute(netCharacters: Int, typingNanos: Int64) -> Double? {
         guard typingNanos > 0 else { return nil }
         return Double(netCharacters) / 5 / (Double(typingNanos) / 60e9)
     }
@@ -224,24 +227,7 @@ public struct TraceStatistics: Sendable {
     /// `wordsPerMinute` of the statistics of `events`, without the rest of them (no text
     /// replayed, no words aligned): what scaling a typist to a speed measures on every round.
     public static func wordsPerMinute(of events: [TraceEvent]) -> Double? {
-        var keyCharacters = 0
-        var backspaceTaps = 0
-        var typingNanos: Int64 = 0
-        var lastTapTime: SimTime?
-        for event in events {
-            switch event.kind {
-            // One byte is one character: most keys, counted without walking grapheme clusters.
-            case .key(let inserted, _, _): keyCharacters += inserted.utf8.count == 1 ? 1 : inserted.count
-            case .backspace: backspaceTaps += 1
-            case .keyboardHidden, .dictationStart: lastTapTime = nil; continue
-            default: continue
-            }
-            // A tap, as `tap(at:)` counts it.
-            if let interval = typingInterval(after: lastTapTime, at: event.time) { typingNanos &+= interval }
-            lastTapTime = event.time
-        }
-        guard typingNanos > 0 else { return nil }
-        return Double(max(0, keyCharacters - backspaceTaps)) / 5 / (Double(typingNanos) / 60e9)
+        TypingSpeed(events).wordsPerMinute { events[$0].time.nanoseconds }
     }
 
     /// Backspaces as a share of all taps; `nil` without taps.

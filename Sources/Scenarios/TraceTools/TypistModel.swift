@@ -141,7 +141,7 @@ public struct TypistModel: Sendable {
         let angle = 2 * Double.pi * random.nextDouble()
         x += sigma * radius * cos(angle)
         y += sigma * radius * sin(angle)
-        return TouchPoint(x: (x * 10).rounded() / 10, y: (y * 10).rounded() / 10)
+        return TouchPoint(x: HalfAwayRounding.double(x * 10) / 10, y: HalfAwayRounding.double(y * 10) / 10)
     }
 
     /// A dictation tapped at `start`: the mic tap (`dictation.start` with the clip and its
@@ -161,7 +161,7 @@ public struct TypistModel: Sendable {
 
     /// Milliseconds as a duration rounded to the microsecond, so traces stay short.
     static func duration(milliseconds: Double) -> SimDuration {
-        SimDuration(nanoseconds: Int64((milliseconds * 1000).rounded()) * 1000)
+        SimDuration(nanoseconds: HalfAwayRounding.int64(milliseconds * 1000) * 1000)
     }
 }
 
