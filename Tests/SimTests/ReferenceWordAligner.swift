@@ -166,3 +166,20 @@ struct ReferenceWordAligner {
         return .wrongWithoutFix
     }
 }
+
+/// The intended words as `WordAligner.IntendedWords` found them before ASCII text was split
+/// byte by byte and each word numbered with one look-up: the reference for it.
+func referenceIntendedWords(_ text: String) -> (intended: [String], ids: [Int32]) {
+    let words = text.utf8.allSatisfy { $0 < 0x80 }
+        ? text.utf8.split(whereSeparator: TextBuffer.isASCIIWhitespace).map { Substring($0) }
+        : text.split(whereSeparator: \.isWhitespace)
+    let intended = words.map { String(TextBuffer.word(in: $0, tokenStart: 0).text) }
+    var idOf: [String: Int32] = [:]
+    let ids = intended.map { word in
+        if let id = idOf[word] { return id }
+        let id = Int32(idOf.count)
+        idOf[word] = id
+        return id
+    }
+    return (intended, ids)
+}

@@ -123,4 +123,23 @@ final class WordAlignerTests: XCTestCase {
             }
         }
     }
+
+    /// An intended text's words and their numbers are those the split on `Substring`s and
+    /// two look-ups a word gave (`referenceIntendedWords`): ASCII text with punctuation,
+    /// every kind of white space and runs of it, and text that is not ASCII.
+    func testIntendedWordsMatchTheReference() {
+        let pieces = ["see", "you", "at", "the", "event", "on", "Monday", ".", ",", "!", "'", "(", ")", "...", "-", "$5",
+                      " ", " ", "  ", "\t", "\n", "\r\n", "\u{0B}", "\u{0C}", "café", "e\u{301}", "👍", "\u{00A0}", "ж"]
+        for seed in UInt64(0)..<400 {
+            var random = RandomStream(seed: seed, replication: 0, name: "intended-words")
+            let asciiOnly = random.bernoulli(0.6)
+            let choices = asciiOnly ? pieces.filter { $0.utf8.allSatisfy { $0 < 0x80 } } : pieces
+            let text = (0..<random.nextInt(below: 30)).map { _ in choices[random.nextInt(below: choices.count)] }.joined()
+            let words = WordAligner.IntendedWords(text), reference = referenceIntendedWords(text)
+            XCTAssertEqual(words.intended.map { Array($0.utf8) }, reference.intended.map { Array($0.utf8) }, "seed \(seed): \(text.debugDescription)")
+            XCTAssertEqual(words.ids, reference.ids, "seed \(seed): \(text.debugDescription)")
+            XCTAssertEqual(words.lengths, reference.intended.map { Int32($0.utf8.count) }, "seed \(seed)")
+            for (word, id) in zip(reference.intended, reference.ids) { XCTAssertEqual(words.idOf[word], id, "seed \(seed)") }
+        }
+    }
 }

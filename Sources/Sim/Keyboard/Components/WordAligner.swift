@@ -99,21 +99,42 @@ struct WordAligner {
         var idOf: [String: Int32]
 
         init(_ text: String) {
-            // Split on ASCII white space without Unicode tables when the text is ASCII.
-            let words = text.utf8.allSatisfy { $0 < 0x80 }
-                ? text.utf8.split(whereSeparator: TextBuffer.isASCIIWhitespace).map { Substring($0) }
-                : text.split(whereSeparator: \.isWhitespace)
-            intended = words.map { String(TextBuffer.word(in: $0, tokenStart: 0).text) }
+            var text = text
+            intended = text.withUTF8 { bytes in
+                // ASCII text: words found byte by byte (white space splits, as `split` does;
+                // punctuation comes off the ends, as `TextBuffer.word(in:)` takes it off).
+                bytes.allSatisfy { $0 < 0x80 } ? Self.asciiWords(bytes) : nil
+            } ?? text.split(whereSeparator: \.isWhitespace).map { String(TextBuffer.word(in: $0, tokenStart: 0).text) }
+            // One look-up a word: a new word is numbered as it goes in.
             var idOf: [String: Int32] = [:]
+            idOf.reserveCapacity(intended.count)
             ids = intended.map { word in
-                if let id = idOf[word] { return id }
-                let id = Int32(idOf.count)
-                idOf[word] = id
-                return id
+                let next = Int32(idOf.count)
+                return Self.read(&idOf[word, default: next])
             }
             self.idOf = idOf
             lengths = intended.map { Int32($0.utf8.count) }
         }
+
+        /// The words of ASCII text: its runs of non-white-space without their leading and
+        /// trailing punctuation.
+        private static func asciiWords(_ bytes: UnsafeBufferPointer<UInt8>) -> [String] {
+            var words: [String] = []
+            var index = 0
+            while index < bytes.count {
+                while index < bytes.count && TextBuffer.isASCIIWhitespace(bytes[index]) { index += 1 }
+                var lower = index
+                while index < bytes.count && !TextBuffer.isASCIIWhitespace(bytes[index]) { index += 1 }
+                guard index > lower else { break }
+                var upper = index
+                while lower < upper, TextBuffer.isASCIIPunctuationCategory(bytes[lower]) { lower += 1 }
+                while upper > lower, TextBuffer.isASCIIPunctuationCategory(bytes[upper - 1]) { upper -= 1 }
+                words.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[lower..<upper]), as: UTF8.self))
+            }
+            return words
+        }
+
+        private static func read(_ value: inout Int32) -> Int32 { value }
     }
 
     /// Typed words aligned so far.
