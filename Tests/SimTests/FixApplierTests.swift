@@ -52,4 +52,32 @@ final class FixApplierTests: XCTestCase {
             XCTAssertFalse(outcome.corrupted, "seed \(seed): \(text) [\(words[index])]")
         }
     }
+
+    /// On ASCII text and word without a CR, `apply` replaces the word byte by byte: what the
+    /// text proxy's moves and deletions do character by character (`applyByCharacters`),
+    /// for every strategy, and for fixes of any text (emoji and CR LF included).
+    func testThePlainASCIIShortcutIsTheCharacterPath() {
+        let words = ["I", "thnik", "so", "teh", "a", "", "don't", "e-mail", "x"]
+        let fixes = ["think", "the", "", "great👍", "e\u{301}", "a\r\nb", "👩‍👩‍👧", "so"]
+        let separators = [" ", "  ", ". ", "\n", "\t", ", "]
+        for seed in UInt64(0)..<300 {
+            var rng = RandomStream(seed: seed, replication: 0, name: "fix-applier-ascii")
+            let count = 1 + rng.nextInt(below: 8)
+            var text = "", starts: [(start: Int, word: String)] = []
+            for _ in 0..<count {
+                let word = words[rng.nextInt(below: words.count)]
+                starts.append((text.utf8.count, word))
+                text += word + separators[rng.nextInt(below: separators.count)]
+            }
+            let (start, word) = starts[rng.nextInt(below: starts.count)]
+            let fix = fixes[rng.nextInt(below: fixes.count)]
+            for strategy in OffsetStrategy.allCases {
+                let fast = FixApplier.apply(fix, replacing: word, at: start, in: text, strategy: strategy)
+                let full = FixApplier.applyByCharacters(fix, replacing: word, at: start, in: text, strategy: strategy)
+                let context = "seed \(seed): \(word.debugDescription) → \(fix.debugDescription) in \(text.debugDescription), \(strategy)"
+                XCTAssertEqual(Array(fast.text.utf8), Array(full.text.utf8), context)
+                XCTAssertEqual(fast.corrupted, full.corrupted, context)
+            }
+        }
+    }
 }

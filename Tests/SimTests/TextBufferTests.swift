@@ -119,4 +119,22 @@ final class TextBufferTests: XCTestCase {
         XCTAssertEqual(buffer.text, "a\u{0600}b")
         XCTAssertEqual(buffer.version, 3)
     }
+
+    /// The byte-by-byte common prefix and suffix `replaceAll` takes for plain ASCII are the
+    /// character-by-character ones: random pairs of texts sharing pieces, ASCII pieces only
+    /// (LF and the rest of white space included, CR never).
+    func testPlainASCIIAffixesAreTheCharacterAffixes() {
+        let ascii = Self.pieces.filter { TextBuffer.isPlainASCII($0.utf8) }
+        XCTAssertFalse(ascii.contains("\r") || ascii.contains("\r\n") || ascii.contains("é"))
+        for seed in UInt64(0)..<300 {
+            var rng = RandomStream(seed: seed, replication: 0, name: "plain-ascii-affixes")
+            func text(_ count: Int) -> String { (0..<count).map { _ in ascii[rng.nextInt(below: ascii.count)] }.joined() }
+            let shared = text(rng.nextInt(below: 6)), tail = text(rng.nextInt(below: 6))
+            let old = shared + text(rng.nextInt(below: 4)) + tail
+            let new = shared + text(rng.nextInt(below: 4)) + tail
+            let affixes = TextBuffer.commonAffixesUTF8(ofPlainASCII: Array(old.utf8), new)
+            XCTAssertEqual(affixes.prefix, TextBuffer.commonPrefixUTF8(old, new), "seed \(seed): \(old.debugDescription) → \(new.debugDescription)")
+            XCTAssertEqual(affixes.suffix, TextBuffer.commonSuffixUTF8(old, new), "seed \(seed): \(old.debugDescription) → \(new.debugDescription)")
+        }
+    }
 }

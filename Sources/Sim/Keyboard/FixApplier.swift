@@ -21,6 +21,25 @@ public enum FixApplier {
     public static func apply(_ fix: String, replacing word: String, at wordStart: Int, in text: String,
                              strategy: OffsetStrategy) -> Outcome {
         let utf8 = text.utf8
+        // ASCII text and word without a CR: every character is one byte and one UTF-16 unit,
+        // so every strategy counts right, and the word is just replaced (the general path
+        // below, without making an array of the text's characters).
+        if TextBuffer.isPlainASCII(utf8) && TextBuffer.isPlainASCII(word.utf8) {
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(utf8.count - word.utf8.count + fix.utf8.count)
+            bytes.append(contentsOf: utf8.prefix(wordStart))
+            bytes.append(contentsOf: fix.utf8)
+            bytes.append(contentsOf: utf8.dropFirst(wordStart + word.utf8.count))
+            return Outcome(text: String(decoding: bytes, as: UTF8.self), corrupted: false)
+        }
+        return applyByCharacters(fix, replacing: word, at: wordStart, in: text, strategy: strategy)
+    }
+
+    /// `apply` on any text: the text proxy's moves and deletions carried out on its
+    /// characters, counted as `strategy` counts them.
+    static func applyByCharacters(_ fix: String, replacing word: String, at wordStart: Int, in text: String,
+                                  strategy: OffsetStrategy) -> Outcome {
+        let utf8 = text.utf8
         let lower = utf8.index(utf8.startIndex, offsetBy: wordStart)
         let upper = utf8.index(lower, offsetBy: word.utf8.count)
         let expected = String(text[..<lower]) + fix + String(text[upper...])

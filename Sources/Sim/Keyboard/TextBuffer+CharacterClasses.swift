@@ -34,4 +34,12 @@ extension TextBuffer {
     @inline(__always) static func isASCIIAlphanumeric(_ byte: UInt8) -> Bool {
         (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
     }
+
+    /// Whether `bytes` are ASCII without a CR: every byte is a grapheme cluster of its own
+    /// and one UTF-16 unit, whatever surrounds it (no Unicode rule joins two such
+    /// characters; every joining rule involves a non-ASCII character or CR LF).
+    static func isPlainASCII<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> Bool {
+        bytes.withContiguousStorageIfAvailable { $0.allSatisfy { $0 < 0x80 && $0 != 0x0D } }
+            ?? bytes.allSatisfy { $0 < 0x80 && $0 != 0x0D }
+    }
 }

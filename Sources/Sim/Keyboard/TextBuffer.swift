@@ -163,8 +163,10 @@ public struct TextBuffer: Sendable, Equatable {
     public mutating func replaceAll(with newText: String, cursorUTF8 newCursor: Int? = nil) {
         let oldVersion = version
         let old = text
-        let prefix = Self.commonPrefixUTF8(old, newText)
-        let suffix = min(Self.commonSuffixUTF8(old, newText), min(old.utf8.count, newText.utf8.count) - prefix)
+        let (prefix, commonSuffix) = Self.isPlainASCII(utf8) && Self.isPlainASCII(newText.utf8)
+            ? Self.commonAffixesUTF8(ofPlainASCII: utf8, newText)
+            : (Self.commonPrefixUTF8(old, newText), Self.commonSuffixUTF8(old, newText))
+        let suffix = min(commonSuffix, min(old.utf8.count, newText.utf8.count) - prefix)
         utf8 = []
         count = 0
         tokenStarts = []
@@ -235,7 +237,7 @@ public struct TextBuffer: Sendable, Equatable {
 
     /// The UTF-8 length of the longest common prefix of two strings, in whole characters of
     /// the same bytes (`==` on characters would take canonically equivalent ones for equal).
-    private static func commonPrefixUTF8(_ a: String, _ b: String) -> Int {
+    static func commonPrefixUTF8(_ a: String, _ b: String) -> Int {
         var length = 0
         for (x, y) in zip(a, b) {
             guard x.utf8.elementsEqual(y.utf8) else { break }
@@ -244,9 +246,23 @@ public struct TextBuffer: Sendable, Equatable {
         return length
     }
 
+    /// `commonPrefixUTF8` and `commonSuffixUTF8` of two texts that are ASCII without a CR
+    /// (`isPlainASCII`), where every byte is a character: compared byte by byte.
+    static func commonAffixesUTF8(ofPlainASCII old: [UInt8], _ new: String) -> (prefix: Int, suffix: Int) {
+        var new = new
+        return new.withUTF8 { new in
+            let shorter = min(old.count, new.count)
+            var prefix = 0
+            while prefix < shorter && old[prefix] == new[prefix] { prefix += 1 }
+            var suffix = 0
+            while suffix < shorter && old[old.count - 1 - suffix] == new[new.count - 1 - suffix] { suffix += 1 }
+            return (prefix, suffix)
+        }
+    }
+
     /// The UTF-8 length of the longest common suffix of two strings, in whole characters of
     /// the same bytes.
-    private static func commonSuffixUTF8(_ a: String, _ b: String) -> Int {
+    static func commonSuffixUTF8(_ a: String, _ b: String) -> Int {
         var length = 0
         for (x, y) in zip(a.reversed(), b.reversed()) {
             guard x.utf8.elementsEqual(y.utf8) else { break }

@@ -311,7 +311,9 @@ struct CloudClient: KeyboardComponent {
             end = io.text.tokenRange(finished)?.lowerBound ?? typing.lowerBound
         }
         let first = view.firstDifference(in: io.text, finishedTokens: finished)
+        // At most a word a token: room for all of them at once.
         var words: [SentWord] = []
+        words.reserveCapacity(finished - first)
         // Each token's range is found once, for its word here and for the view below.
         var tokens: [Range<Int>?] = []
         tokens.reserveCapacity(finished - first)

@@ -146,8 +146,18 @@ struct Underlines: KeyboardComponent {
 
     /// Moves every chip with the edit; closes the chips of words it changed.
     private mutating func follow<Sink: ObservationSink>(_ edit: TextEdit, io: inout KeyboardIO, sink: inout Sink) {
-        if !fixedSpans.isEmpty {
-            fixedSpans = fixedSpans.compactMap { span in edit.moved(start: span.start, length: span.length).map { ($0, span.length) } }
+        // A span ending at or before the edit stays where it is (`TextEdit.moved`): most edits
+        // land at the end of the text, after every span, and move none. The others move (or
+        // go) in place, without a new array.
+        if fixedSpans.contains(where: { $0.start + $0.length > edit.atUTF8 }) {
+            var kept = 0
+            for index in fixedSpans.indices {
+                let span = fixedSpans[index]
+                guard let start = edit.moved(start: span.start, length: span.length) else { continue }
+                fixedSpans[kept] = (start, span.length)
+                kept += 1
+            }
+            fixedSpans.removeLast(fixedSpans.count - kept)
         }
         guard !chips.isEmpty, edit.removedUTF8 > 0 || edit.insertedUTF8 > 0 else { return }
         let editEnd = edit.atUTF8 + edit.insertedUTF8
@@ -165,7 +175,7 @@ struct Underlines: KeyboardComponent {
             // Text typed right against the word may have joined it: is it still a whole word?
             if start <= editEnd && start + length >= edit.atUTF8 && !io.text.hasWord(chip.word, at: start) { edited.append(id) }
         }
-        for id in edited.sorted() { close(id, outcome: .edited, io: &io, sink: &sink) }
+        if !edited.isEmpty { for id in edited.sorted() { close(id, outcome: .edited, io: &io, sink: &sink) } }
     }
 
     /// The first place in `byStart` whose chip starts at or after `start`.
