@@ -134,6 +134,26 @@ final class UnderlineTextModelTests: XCTestCase {
         XCTAssertTrue(harness.sink.requests.allSatisfy { $0.sent.milliseconds > 360 }, "the old field's pending request was cancelled")
     }
 
+    /// The text an accepted fix wrote is the old field's: after a field change, the same
+    /// mistake at the same place in the new field gets its fix accepted too.
+    func testAFieldChangeForgetsTheOldFieldsFixedText() throws {
+        var config = KeyboardConfig.exact
+        config.underlines.acceptanceRate = 1
+        config.underlines.acceptanceDelay = .constant(1000)
+        var harness = KeyboardHarness(config, intendedText: "I think so")
+        try harness.type("I thik so ", fromMs: 0)
+        harness.advance(to: SimTime(milliseconds: 4000))
+        XCTAssertEqual(harness.text, "I think so ")
+        XCTAssertEqual(harness.simulation.underlines.fixedSpans.map(\.start), [5], "the letter the fix wrote")
+        try harness.feed(event(4100, .field(FieldChange(.opened, text: "I thik so ", intendedText: "I think so I think so"))))
+        XCTAssertTrue(harness.simulation.underlines.fixedSpans.isEmpty, "the old field's fixed text is gone with it")
+        try harness.type("I thik so ", fromMs: 5000)
+        harness.advance(to: SimTime(milliseconds: 9000))
+        _ = harness.finish()
+        XCTAssertEqual(harness.sink.fixes.map(\.applied), [true, true])
+        XCTAssertEqual(harness.text, "I thik so I think so ")
+    }
+
     func testAFieldOpenedWithTextKeepsItUnsent() throws {
         var harness = KeyboardHarness(.exact)
         try harness.feed(event(0, .field(FieldChange(.opened, text: "Dear Sam, "))))

@@ -69,8 +69,8 @@ struct Underlines: KeyboardComponent {
     private var editedWordAtCursor = false
     /// The text that accepted fixes wrote, as UTF-8 (start, length), following later edits: a
     /// user accepts at most one fix at a place (a fix that damaged the text is not accepted
-    /// again and again).
-    private var fixedSpans: [(start: Int, length: Int)] = []
+    /// again and again). A field's own: a field change clears them.
+    private(set) var fixedSpans: [(start: Int, length: Int)] = []
     /// Checks and chip drawings submitted and not yet finished or lost.
     private(set) var checksInFlight = 0
     private(set) var drawsInFlight = 0
@@ -132,6 +132,9 @@ struct Underlines: KeyboardComponent {
         for id in chips.keys.sorted() { close(id, outcome: .fieldChanged, io: &io, sink: &sink) }
         field += 1
         editedWordAtCursor = false
+        // The new field's text replaces the old one's without an edit that `follow` sees: the
+        // old field's fixed spans would stand over the new text (and be moved by every edit).
+        fixedSpans.removeAll(keepingCapacity: true)
         truth.fieldChanged(intendedText: intendedText)
     }
 
