@@ -39,10 +39,12 @@ public struct ReplayedText: Sendable {
     public init() {}
 
     /// The whole text.
-    public var text: String { textBeforeCursor + String(afterReversed.reversed()) }
+    /// (No `+` with an empty side: `+` builds a new string even then, and at the end of a
+    /// long trace that is a copy of the whole text.)
+    public var text: String { afterReversed.isEmpty ? textBeforeCursor : textBeforeCursor + String(afterReversed.reversed()) }
 
     /// The text before the cursor.
-    var textBeforeCursor: String { before + String(decoding: typedASCII, as: UTF8.self) }
+    var textBeforeCursor: String { typedASCII.isEmpty ? before : before + String(decoding: typedASCII, as: UTF8.self) }
 
     /// Appends the ASCII typed since the last edit of another kind to `before`.
     private mutating func joinTypedASCII() {
