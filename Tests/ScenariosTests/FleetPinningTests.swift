@@ -45,13 +45,26 @@ final class FleetPinningTests: XCTestCase {
     }
 
     /// Runs the pinned fleet: 100 users of two sessions each, the starts spread over three
-    /// minutes; returns the digest, the meter and the fleet's own counts.
-    static func runPinnedFleet() throws -> (digest: UInt64, meter: SharedBackendMeter, orphans: Int, openMax: Int, requests: Int) {
+    /// minutes; returns the digest, the meter and the fleet's own counts. `inBursts`: the
+    /// fleet steps a session on while its next event is the fleet's next (false: one step at
+    /// a time). `tickMilliseconds`: the typing's times rounded up to that tick, every task
+    /// 2 ms and every round trip 40 ms, so that sessions' events, starts, requests' arrivals and the
+    /// backend's steps tie at the same instants.
+    static func runPinnedFleet(inBursts: Bool = true, tickMilliseconds: Int64? = nil) throws
+        -> (digest: UInt64, meter: SharedBackendMeter, orphans: Int, openMax: Int, requests: Int, steps: [(time: Int64, step: Int)]) {
         var config = KeyboardConfig()
         config.debounce = .fixed(delay: .milliseconds(250))
         config.network.timeout = .milliseconds(800)
         config.network.maxAttempts = 3
         config.network.retryBackoff = .milliseconds(300)
+        if tickMilliseconds != nil {
+            // Every task 2 ms and every round trip 40 ms, so that requests are sent and
+            // arrive at the same instants.
+            for kind in KeyboardWork.allCases { config.work[kind] = WorkConfig(thread: config.config(for: kind).thread,
+                                                                                priority: config.config(for: kind).priority, cost: .constant(2)) }
+            config.network.goodRoundTrip = .constant(40)
+            config.network.goodLoss = 0
+        }
         let typist = HumanTypist(profile: .chat)
         var random = RandomStream(seed: 27, replication: 0, name: "test.fleetPinning.starts")
         var plans = (0..<200).map { index in
@@ -64,7 +77,11 @@ final class FleetPinningTests: XCTestCase {
             backend: SharedBackend(config: backend), plans: plans,
             open: { plan, _ in
                 let text = messages[(plan.user + plan.session) % messages.count]
-                let events = typist.synthesize(SynthScript(segments: [.typed(text)]), seed: UInt64(1_000 * plan.user + plan.session))
+                var events = typist.synthesize(SynthScript(segments: [.typed(text)]), seed: UInt64(1_000 * plan.user + plan.session))
+                if let tickMilliseconds {
+                    let tick = tickMilliseconds * 1_000_000
+                    for index in events.indices { events[index].time.nanoseconds = (events[index].time.nanoseconds + tick - 1) / tick * tick }
+                }
                 return try SessionRunner(simulation: .init(config: config, seed: 11, replication: 0,
                                                            traceKey: "user\(plan.user)/session\(plan.session)",
                                                            header: TraceHeader(intendedText: text), user: plan.user, session: plan.session,
@@ -90,12 +107,14 @@ final class FleetPinningTests: XCTestCase {
                 requests += sink.requests.count
                 closed.append((plans.firstIndex(of: plan)!, String(digest.value, radix: 16)))
             })
+        fleet.stepsInBursts = inBursts
+        fleet.stepOrder = []
         try fleet.run()
         var digest = Digest()
         for session in closed.sorted(by: { $0.rank < $1.rank }) { digest.add(session.text) }
         let meter = fleet.backend.meter(at: fleet.backend.clock)
         digest.add("\(meter)")
-        return (digest.value, meter, fleet.orphanReplies, fleet.sessionsOpenMax, requests)
+        return (digest.value, meter, fleet.orphanReplies, fleet.sessionsOpenMax, requests, fleet.stepOrder!)
     }
 
     func testThePinnedFleetsOutcomesAreExactlyThese() throws {
@@ -111,5 +130,24 @@ final class FleetPinningTests: XCTestCase {
                        [233_801_764_579, 121_103_500_000, 422_434_550_000])
         XCTAssertEqual([run.requests, run.orphans, run.openMax], [1_022, 1, 30])
         XCTAssertEqual(String(run.digest, radix: 16), "9e94fc728cae5000", "every request's, underline's and session's outcome")
+    }
+
+    /// Stepping a session in bursts is an optimisation only: the fleet takes the same steps in
+    /// the same order as one step at a time, here with the pinned fleet as it is and with its
+    /// typing on ticks of 1 and 10 ms, where sessions, starts and the backend tie often.
+    func testStepsInBurstsAreTheStepsOneAtATime() throws {
+        for tick: Int64? in [nil, 1, 10] {
+            let bursts = try Self.runPinnedFleet(inBursts: true, tickMilliseconds: tick)
+            let single = try Self.runPinnedFleet(inBursts: false, tickMilliseconds: tick)
+            XCTAssertEqual(bursts.digest, single.digest, "tick \(tick.map(String.init) ?? "none")")
+            XCTAssertEqual(bursts.meter, single.meter, "tick \(tick.map(String.init) ?? "none")")
+            XCTAssertEqual([bursts.orphans, bursts.openMax, bursts.requests], [single.orphans, single.openMax, single.requests])
+            XCTAssertGreaterThan(bursts.requests, 500, "the fleet sends requests")
+            XCTAssertEqual(bursts.steps.count, single.steps.count)
+            let firstDifference = zip(bursts.steps, single.steps).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+            XCTAssertNil(firstDifference, "tick \(tick.map(String.init) ?? "none"): the steps part at \(firstDifference ?? 0)")
+            let ties = zip(single.steps, single.steps.dropFirst()).filter { $0.time == $1.time && $0.step != $1.step }.count
+            if tick != nil { XCTAssertGreaterThan(ties, 1_000, "steps of different sessions, starts or the backend at one instant") }
+        }
     }
 }

@@ -56,6 +56,12 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
     /// while the session's `scheduled` is still that time; filed as soon as another session's
     /// entry comes first.
     private var held: (time: SimTime, rank: Int)?
+    /// Whether a session is stepped on while its next event stays the fleet's next step
+    /// (`stepSession`); false (for tests): one step at a time, each chosen by `nextStep`.
+    var stepsInBursts = true
+    /// If set (for tests), every step taken is appended: (fleet time, what), where what is a
+    /// session step's rank, −1 − rank for a session's start and `Int.min` for the backend.
+    var stepOrder: [(time: Int64, step: Int)]?
     private var nextStart = 0
     private let open: (FleetSessionPlan, Int) throws -> SessionRunner<Source, Sink>
     private let close: (FleetSessionPlan, ReplicationSummary, Sink) throws -> Void
@@ -106,16 +112,26 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
             case .session(_, let at), .backend(let at): time = at
             }
             lastStepTime = time
-            if let atBoundary, time.nanoseconds >= Int64(nextBoundary) * boundaryNanos {
+            if atBoundary != nil && time.nanoseconds >= Int64(nextBoundary) * boundaryNanos {
                 let backend = backend
                 repeat {
-                    try atBoundary(nextBoundary, backend)
+                    try atBoundary!(nextBoundary, backend)
                     nextBoundary += 1
                 } while time.nanoseconds >= Int64(nextBoundary) * boundaryNanos
             }
+            if stepOrder != nil {
+                switch step {
+                case .start(let rank): stepOrder!.append((time.nanoseconds, -1 - rank))
+                case .session: break  // recorded by `stepSession`, with the rest of its burst
+                case .backend: stepOrder!.append((time.nanoseconds, .min))
+                }
+            }
             switch step {
             case .start(let rank): try start(rank)
-            case .session(let rank, let time): try stepSession(rank, at: time)
+            case .session(let rank, let time):
+                // A burst may not cross the next boundary: the step at or after it waits
+                // for `atBoundary` above.
+                try stepSession(rank, at: time, before: atBoundary == nil ? .never : SimTime(nanoseconds: Int64(nextBoundary) * boundaryNanos))
             case .backend(let time): try wakeBackend(at: time)
             }
         }
@@ -206,25 +222,67 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
         try body(&runners[slot]!)
     }
 
-    private mutating func stepSession(_ rank: Int, at time: SimTime) throws {
+    /// What a burst of a session's steps ended on.
+    private enum BurstEnd {
+        /// The session sent messages to the backend (taken from its port) in its last step.
+        case sent([SessionPort.Message])
+        /// The session's next event is not the fleet's next step (or it is done, or waits
+        /// for the backend): `settle` decides.
+        case yielded
+    }
+
+    /// Steps the session at `time`, then goes on stepping it while its next event stays the
+    /// fleet's next step: before every other session's filed entry (by (time, rank)), the
+    /// next start, the backend's wake-up (the backend ranks after every session, so a tie
+    /// is the session's) and `boundary`. A session's events come in bursts (a key, then its
+    /// tasks a few milliseconds apart), so most steps are taken here, without choosing them
+    /// through `nextStep` or filing them. A step that sends the backend something ends the
+    /// burst: the backend's wake-up may move earlier. The order of steps is the one
+    /// `nextStep` would choose one at a time.
+    private mutating func stepSession(_ rank: Int, at time: SimTime, before boundary: SimTime) throws {
         let slot = Int(slotOfRank[rank])
         scheduled[slot] = nil
+        let start = plans[rank].start
+        let offset = start - SimTime.zero
+        // The least filed entry may be stale (later than its session's next event, or this
+        // session's own): it only ends a burst early, where `nextStep` takes over.
+        let filedLeast = upcoming.minKey ?? .max
+        // The next step must come before `limitNanos`: a tie with the backend's wake-up or
+        // the next start (a later rank) is the session's.
+        var limitNanos = stepsInBursts ? boundary.nanoseconds : .min
+        if let wake = backend.nextWake, wake.nanoseconds < limitNanos { limitNanos = wake.nanoseconds + 1 }
+        if nextStart < plans.count, plans[nextStart].start.nanoseconds < limitNanos { limitNanos = plans[nextStart].start.nanoseconds + 1 }
+        let rankBits = UInt128(UInt64(rank))
+        var last = time
+        var steps: [(time: Int64, step: Int)]? = stepOrder == nil ? nil : []
         // A port with nothing sent and no reply waiting has nothing to hand over, and its
         // session's backend wake-up is already disarmed: the round trip through it is skipped.
-        let messages = try withRunner(slot) { runner -> [SessionPort.Message] in
-            try runner.step()
-            guard !runner.simulation.io.backend.isIdle else { return [] }
-            return runner.simulation.withBackend { port -> [SessionPort.Message] in
-                var session = port as! SessionPort
-                defer { port = session }
-                return session.takeOutbox()
+        let end = try withRunner(slot) { runner -> BurstEnd in
+            while true {
+                steps?.append((last.nanoseconds, rank))
+                try runner.step()
+                if !runner.simulation.io.backend.isIdle {
+                    let messages = runner.simulation.withBackend { port -> [SessionPort.Message] in
+                        var session = port as! SessionPort
+                        defer { port = session }
+                        return session.takeOutbox()
+                    }
+                    if !messages.isEmpty { return .sent(messages) }
+                }
+                guard !runner.isDone, let local = runner.nextEventTime else { return .yielded }
+                let next = local + offset
+                guard next.nanoseconds < limitNanos, UInt128(UInt64(next.nanoseconds)) << 64 | rankBits < filedLeast else { return .yielded }
+                last = next
             }
         }
-        let start = plans[rank].start
-        for message in messages {
-            switch message {
-            case .submit(let request, let arrival): _ = backend.submit(request, arrivingAt: arrival + (start - SimTime.zero))
-            case .abandon(let attempt, _): backend.abandon(attempt, at: time)
+        lastStepTime = last
+        if let steps { stepOrder!.append(contentsOf: steps) }
+        if case .sent(let messages) = end {
+            for message in messages {
+                switch message {
+                case .submit(let request, let arrival): _ = backend.submit(request, arrivingAt: arrival + offset)
+                case .abandon(let attempt, _): backend.abandon(attempt, at: last)
+                }
             }
         }
         try settle(rank, holding: true)
