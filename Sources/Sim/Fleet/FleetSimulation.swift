@@ -31,24 +31,27 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
 
     /// The open sessions' runners, in slots that closed sessions leave free for the next
     /// ones, so that memory follows the sessions open at once; `nil` in a free slot. A
-    /// session's step state is kept beside it in arrays of plain values (`scheduled`,
-    /// `filed`), so that choosing a step never touches (nor copies) a runner.
+    /// session's step state (`scheduled`) is kept beside it in an array of plain values, so
+    /// that choosing a step never touches (nor copies) a runner.
     private var runners: [SessionRunner<Source, Sink>?] = []
     /// Each slot's session's next event in fleet time, once filed.
     private var scheduled: [SimTime?] = []
-    /// The times of each slot's session's entries in `upcoming`, stale ones included (a reply
-    /// that moves the next event earlier leaves the later entry behind): one or two,
-    /// searched linearly.
-    private var filed: [[SimTime]] = []
+    /// Each slot's count of entries filed, modulo 2³²: the low half of an entry's key, after
+    /// its session's rank, so that no two keys in `upcoming` are equal.
+    private var filings: [UInt32] = []
     private var freeSlots: [Int] = []
     private var openCount = 0
     /// Each session's slot by rank while it is open, −1 otherwise.
     private var slotOfRank: [Int32]
     /// The open sessions' ranks by (user, session), for the backend's replies.
     private var rankOfSession: [FleetSessionKey: Int] = [:]
-    /// Sessions' next events, keyed by (fleet time, rank); an entry whose time is not the
-    /// session's `scheduled` is stale and skipped. A key is never in it twice (the heap's
-    /// keys are unique): a session keeps the times of its entries in `filed`.
+    /// Sessions' next events, keyed by (fleet time, rank, filing); an entry whose time is not
+    /// the session's `scheduled` is stale and skipped (a reply that moves a session's next
+    /// event earlier leaves the later entry behind). The same (time, rank) may be in it twice
+    /// (filed again while a stale copy waits): the copies stand for one step, so their order
+    /// does not matter, and whichever comes up when the session's next event is no longer
+    /// then is skipped. The filing count keeps their keys apart, as the heap needs; two
+    /// copies' counts could only meet after 2³² filings of one session.
     private var upcoming = Heap<Int>()
     /// The session just stepped, with its next event's fleet time, kept out of `upcoming`:
     /// a session's events come in bursts (a key, then its tasks a few milliseconds apart), so
@@ -145,11 +148,11 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
     private mutating func nextStep() -> Step? {
         var best: (time: SimTime, rank: Int, step: Step)?
         while let key = upcoming.minKey {
-            let rank = Int(UInt64(truncatingIfNeeded: key))
+            let rank = Int(UInt32(truncatingIfNeeded: key >> 32))
             let time = SimTime(nanoseconds: Int64(key >> 64))
             let slot = Int(slotOfRank[rank])
             if slot >= 0 && scheduled[slot] == time { best = (time, rank, .session(rank, time)); break }
-            unfile(rank, time)
+            _ = upcoming.removeMin()
         }
         var bestIsHeld = false
         if let held {
@@ -173,25 +176,16 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
         }
         if let wake = backend.nextWake, best.map({ wake < $0.time }) ?? true { return .backend(wake) }
         if case .session(let rank, let time) = best?.step {
-            if bestIsHeld { held = nil } else { unfile(rank, time) }
+            if bestIsHeld { held = nil } else { _ = upcoming.removeMin() }
         }
         return best?.step
     }
 
-    /// Puts the entry (`time`, `rank`) in `upcoming`, unless it is there already.
+    /// Puts the entry (`time`, `rank`) in `upcoming`.
     private mutating func file(_ rank: Int, at time: SimTime) {
         let slot = Int(slotOfRank[rank])
-        guard !filed[slot].contains(time) else { return }
-        filed[slot].append(time)
-        upcoming.insert(rank, key: UInt128(UInt64(time.nanoseconds)) << 64 | UInt128(rank))
-    }
-
-    /// Pops the earliest entry of `upcoming`, (`time`, `rank`).
-    private mutating func unfile(_ rank: Int, _ time: SimTime) {
-        _ = upcoming.removeMin()
-        let slot = Int(slotOfRank[rank])
-        guard slot >= 0 else { return }
-        if let index = filed[slot].firstIndex(of: time) { filed[slot].remove(at: index) }
+        filings[slot] &+= 1
+        upcoming.insert(rank, key: UInt128(UInt64(time.nanoseconds)) << 64 | UInt128(UInt64(rank) << 32 | UInt64(filings[slot])))
     }
 
     private mutating func start(_ rank: Int) throws {
@@ -209,12 +203,12 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
             slot = runners.count
             runners.append(runner)
             scheduled.append(nil)
-            filed.append([])
+            filings.append(0)
         }
         slotOfRank[rank] = Int32(slot)
         openCount += 1
         sessionsOpenMax = max(sessionsOpenMax, openCount)
-        try settle(rank)
+        try settle(rank, next(ofSlot: slot))
     }
 
     /// Runs `body` on the runner in `slot`, in place.
@@ -222,13 +216,29 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
         try body(&runners[slot]!)
     }
 
-    /// What a burst of a session's steps ended on.
-    private enum BurstEnd {
-        /// The session sent messages to the backend (taken from its port) in its last step.
-        case sent([SessionPort.Message])
-        /// The session's next event is not the fleet's next step (or it is done, or waits
-        /// for the backend): `settle` decides.
-        case yielded
+    /// A session's state after a step, as `settle` needs it.
+    private enum SessionNext {
+        /// Its trace is over and nothing is pending: it closes.
+        case done
+        /// Nothing is pending but the backend's replies.
+        case waiting
+        /// Its next event, in the session's time.
+        case at(SimTime)
+    }
+
+    /// The state of the session in `slot`.
+    private mutating func next(ofSlot slot: Int) -> SessionNext {
+        withRunner(slot) { runner in
+            guard !runner.isDone else { return .done }
+            return runner.nextEventTime.map(SessionNext.at) ?? .waiting
+        }
+    }
+
+    /// How a burst of a session's steps ended: the messages its last step sent the backend
+    /// (taken from its port), and its state after that step.
+    private struct BurstEnd {
+        var sent: [SessionPort.Message] = []
+        var next: SessionNext
     }
 
     /// Steps the session at `time`, then goes on stepping it while its next event stays the
@@ -252,7 +262,9 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
         var limitNanos = stepsInBursts ? boundary.nanoseconds : .min
         if let wake = backend.nextWake, wake.nanoseconds < limitNanos { limitNanos = wake.nanoseconds + 1 }
         if nextStart < plans.count, plans[nextStart].start.nanoseconds < limitNanos { limitNanos = plans[nextStart].start.nanoseconds + 1 }
-        let rankBits = UInt128(UInt64(rank))
+        // (next, rank) before the least entry's (time, rank); an entry of this session's own
+        // (a stale one) ends the burst.
+        let rankBits = UInt128(UInt64(rank) << 32 | 0xFFFF_FFFF)
         var last = time
         var steps: [(time: Int64, step: Int)]? = stepOrder == nil ? nil : []
         // A port with nothing sent and no reply waiting has nothing to hand over, and its
@@ -261,42 +273,42 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
             while true {
                 steps?.append((last.nanoseconds, rank))
                 try runner.step()
+                var sent: [SessionPort.Message] = []
                 if !runner.simulation.io.backend.isIdle {
-                    let messages = runner.simulation.withBackend { port -> [SessionPort.Message] in
+                    sent = runner.simulation.withBackend { port -> [SessionPort.Message] in
                         var session = port as! SessionPort
                         defer { port = session }
                         return session.takeOutbox()
                     }
-                    if !messages.isEmpty { return .sent(messages) }
                 }
-                guard !runner.isDone, let local = runner.nextEventTime else { return .yielded }
+                guard !runner.isDone else { return BurstEnd(sent: sent, next: .done) }
+                guard let local = runner.nextEventTime else { return BurstEnd(sent: sent, next: .waiting) }
                 let next = local + offset
-                guard next.nanoseconds < limitNanos, UInt128(UInt64(next.nanoseconds)) << 64 | rankBits < filedLeast else { return .yielded }
+                guard sent.isEmpty, next.nanoseconds < limitNanos,
+                      UInt128(UInt64(next.nanoseconds)) << 64 | rankBits < filedLeast else { return BurstEnd(sent: sent, next: .at(local)) }
                 last = next
             }
         }
         lastStepTime = last
         if let steps { stepOrder!.append(contentsOf: steps) }
-        if case .sent(let messages) = end {
-            for message in messages {
-                switch message {
-                case .submit(let request, let arrival): _ = backend.submit(request, arrivingAt: arrival + offset)
-                case .abandon(let attempt, _): backend.abandon(attempt, at: last)
-                }
+        for message in end.sent {
+            switch message {
+            case .submit(let request, let arrival): _ = backend.submit(request, arrivingAt: arrival + offset)
+            case .abandon(let attempt, _): backend.abandon(attempt, at: last)
             }
         }
-        try settle(rank, holding: true)
+        try settle(rank, end.next, holding: true)
     }
 
     /// Files the session's next event, or closes it when it is done. `holding` (the session
     /// just stepped, so nothing is held): keeps the next event out of `upcoming` as `held`.
-    private mutating func settle(_ rank: Int, holding: Bool = false) throws {
+    private mutating func settle(_ rank: Int, _ next: SessionNext, holding: Bool = false) throws {
         let slot = Int(slotOfRank[rank])
-        let next = withRunner(slot) { runner -> SimTime?? in runner.isDone ? nil : .some(runner.nextEventTime) }
-        guard let next else {
+        let local: SimTime
+        switch next {
+        case .done:
             var finished = runners[slot].take()!
             scheduled[slot] = nil
-            filed[slot].removeAll(keepingCapacity: true)
             freeSlots.append(slot)
             slotOfRank[rank] = -1
             openCount -= 1
@@ -304,12 +316,15 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
             rankOfSession[FleetSessionKey(user: plans[rank].user, session: plans[rank].session)] = nil
             try close(plans[rank], summary, finished.sink)
             return
+        case .waiting: return  // for the backend
+        case .at(let at): local = at
         }
-        guard let local = next else { return }  // waiting for the backend
         let time = local + (plans[rank].start - SimTime.zero)
         if let current = scheduled[slot], current <= time { return }
         scheduled[slot] = time
-        if holding && !filed[slot].contains(time) {
+        if holding {
+            // A copy of the entry may be filed already (a stale one): stepping the held one
+            // first leaves it to be skipped, or taken for the session's next event then.
             precondition(held == nil, "one session held at a time")
             held = (time, rank)
         } else {
@@ -329,7 +344,7 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
                     port = session
                 }
             }
-            try settle(rank)
+            try settle(rank, next(ofSlot: Int(slotOfRank[rank])))
         }
     }
 }
