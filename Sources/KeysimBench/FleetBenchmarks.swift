@@ -10,6 +10,12 @@ import Sim
 //
 // `fleet_keys_per_s`: scenarios/fleet/busy-hour.json5, 1,000 users over the busiest hour;
 // keys replayed per second of wall time, synthesis included.
+// `fleet_sessions_keys_per_s`: the same fleet's sessions, synthesised before the clock starts,
+// each replayed alone by the keyboard with the scenario's own cloud inside its simulation (as
+// `keysim run` replays a trace), one after another: the keyboard on the fleet's typing with
+// neither the shared backend, the fleet's stepping nor synthesis. It tells how much of the gap
+// between `fleet_keys_per_s` and `keyboard_keys_per_s` is the workload (chat sessions of a
+// few hundred keys with fixes and requests, against one long field of a dozen words).
 // `fleet_jobs2_speedup`: the same fleet (one partition) with `--jobs 1` over `--jobs 2`, where
 // the second thread synthesises sessions ahead of the simulation.
 // `fleet_day_10k_s` and `fleet_day_10k_rss_mb`: scenarios/fleet/day.json5, 10,000 users over
@@ -58,6 +64,37 @@ func fleetKeysPerSecond() -> Double {
     return median(rates)
 }
 
+/// `fleet_sessions_keys_per_s`: the busy hour's sessions replayed alone, keys per second of
+/// wall time, the median of three.
+func fleetSessionsKeysPerSecond() -> Double {
+    let scenario = fleetScenario("busy-hour")
+    let fleet = scenario.fleet!
+    let planner = FleetPlanner(fleet: fleet, seed: scenario.seed)
+    let prepared = planner.plans(ofUsers: 0..<fleet.users).map { try! planner.prepare($0) }
+    var rates: [Double] = []
+    for _ in 0..<3 {
+        let bins = FleetMinuteBins(spanMinutes: fleet.day.minutes, replicas: 1)
+        let caches = SimulationCaches()
+        let elapsed = seconds {
+            for session in prepared {
+                var config = scenario.keyboard
+                if let network = session.session.network { config.network = network.config }
+                let plan = session.session.plan
+                var simulation = KeyboardSimulation(config: config, seed: scenario.seed, replication: 0,
+                                                    traceKey: "user\(plan.user)/session\(plan.session)", header: session.header,
+                                                    caches: caches, user: plan.user, session: plan.session)
+                var source = ArrayTraceSource(session.events)
+                var sink = FleetMinuteSink(bins: bins, startNanos: plan.start.nanoseconds)
+                _ = try! simulation.run(&source, into: &sink)
+            }
+        }
+        let keys = bins.minutes.reduce(0) { $0 + $1.keys }
+        if verbose { FileHandle.standardError.write(Data("  fleet sessions alone: \(prepared.count) sessions, \(keys) keys, \(String(format: "%.2f", elapsed)) s\n".utf8)) }
+        rates.append(Double(keys) / elapsed)
+    }
+    return median(rates)
+}
+
 /// `fleet_jobs2_speedup`: wall time of the busy hour's fleet on one thread over the same on
 /// two (its one partition simulated on one, its sessions synthesised ahead on the other), the
 /// median of the ratios of five back-to-back pairs, as `jobs2_speedup` measures replications.
@@ -95,6 +132,7 @@ func fleetDayFigures() -> (seconds: Double, residentMiB: Double)? {
 /// Runs the fleet benchmarks that are selected, printing their lines.
 func runFleetBenchmarks() {
     report("fleet_keys_per_s", fleetKeysPerSecond(), "keys/s")
+    report("fleet_sessions_keys_per_s", fleetSessionsKeysPerSecond(), "keys/s")
     if selected.isEmpty || selected.contains("fleet_jobs2_speedup") {
         print("bench fleet_jobs2_speedup \(TextTable.fixed(fleetJobs2Speedup(), 2)) x")
     }
