@@ -45,12 +45,12 @@ final class FleetPinningTests: XCTestCase {
     }
 
     /// Runs the pinned fleet: 100 users of two sessions each, the starts spread over three
-    /// minutes; returns the digest, the meter and the fleet's own counts. `inBursts`: the
-    /// fleet steps a session on while its next event is the fleet's next (false: one step at
-    /// a time). `tickMilliseconds`: the typing's times rounded up to that tick, every task
+    /// minutes; returns the digest, the meter, the fleet's own counts and its steps. `inBursts`:
+    /// the fleet steps a session on while its next event is the fleet's next (false: one step
+    /// at a time); `runsAhead`: and further, a session with no attempt unanswered. `tickMilliseconds`: the typing's times rounded up to that tick, every task
     /// 2 ms and every round trip 40 ms, so that sessions' events, starts, requests' arrivals and the
     /// backend's steps tie at the same instants.
-    static func runPinnedFleet(inBursts: Bool = true, tickMilliseconds: Int64? = nil) throws
+    static func runPinnedFleet(inBursts: Bool = true, runsAhead: Bool = true, tickMilliseconds: Int64? = nil) throws
         -> (digest: UInt64, meter: SharedBackendMeter, orphans: Int, openMax: Int, requests: Int, steps: [(time: Int64, step: Int)]) {
         var config = KeyboardConfig()
         config.debounce = .fixed(delay: .milliseconds(250))
@@ -108,6 +108,7 @@ final class FleetPinningTests: XCTestCase {
                 closed.append((plans.firstIndex(of: plan)!, String(digest.value, radix: 16)))
             })
         fleet.stepsInBursts = inBursts
+        fleet.runsAhead = runsAhead
         fleet.stepOrder = []
         try fleet.run()
         var digest = Digest()
@@ -137,7 +138,7 @@ final class FleetPinningTests: XCTestCase {
     /// typing on ticks of 1 and 10 ms, where sessions, starts and the backend tie often.
     func testStepsInBurstsAreTheStepsOneAtATime() throws {
         for tick: Int64? in [nil, 1, 10] {
-            let bursts = try Self.runPinnedFleet(inBursts: true, tickMilliseconds: tick)
+            let bursts = try Self.runPinnedFleet(inBursts: true, runsAhead: false, tickMilliseconds: tick)
             let single = try Self.runPinnedFleet(inBursts: false, tickMilliseconds: tick)
             XCTAssertEqual(bursts.digest, single.digest, "tick \(tick.map(String.init) ?? "none")")
             XCTAssertEqual(bursts.meter, single.meter, "tick \(tick.map(String.init) ?? "none")")
@@ -148,6 +149,31 @@ final class FleetPinningTests: XCTestCase {
             XCTAssertNil(firstDifference, "tick \(tick.map(String.init) ?? "none"): the steps part at \(firstDifference ?? 0)")
             let ties = zip(single.steps, single.steps.dropFirst()).filter { $0.time == $1.time && $0.step != $1.step }.count
             if tick != nil { XCTAssertGreaterThan(ties, 1_000, "steps of different sessions, starts or the backend at one instant") }
+        }
+    }
+
+    /// A session with no attempt unanswered runs ahead of the fleet; that changes only how
+    /// independent steps interleave. Every session takes the same steps at the same times, the
+    /// backend wakes at the same times and every outcome, the meter and the most sessions
+    /// open at once are the same as one step at a time, with the fleet as pinned (refusals,
+    /// retries, attempts given up, orphan replies) and with ties on ticks of 1 and 10 ms.
+    func testRunningAheadTakesEverySessionsStepsAndChangesNothing() throws {
+        for tick: Int64? in [nil, 1, 10] {
+            let label = "tick \(tick.map(String.init) ?? "none")"
+            let ahead = try Self.runPinnedFleet(inBursts: true, runsAhead: true, tickMilliseconds: tick)
+            let single = try Self.runPinnedFleet(inBursts: false, tickMilliseconds: tick)
+            XCTAssertEqual(ahead.digest, single.digest, label)
+            XCTAssertEqual(ahead.meter, single.meter, label)
+            XCTAssertEqual([ahead.orphans, ahead.openMax, ahead.requests], [single.orphans, single.openMax, single.requests], label)
+            func bySession(_ steps: [(time: Int64, step: Int)]) -> [Int: [Int64]] {
+                Dictionary(grouping: steps.filter { $0.step >= 0 }, by: \.step).mapValues { $0.map(\.time) }
+            }
+            XCTAssertEqual(bySession(ahead.steps), bySession(single.steps), "\(label): each session's steps and their times")
+            XCTAssertEqual(ahead.steps.filter { $0.step < 0 }.map(\.time), single.steps.filter { $0.step < 0 }.map(\.time),
+                           "\(label): the starts and the backend's wake-ups")
+            XCTAssertEqual(ahead.steps.filter { $0.step < 0 }.map(\.step), single.steps.filter { $0.step < 0 }.map(\.step), label)
+            let reordered = zip(ahead.steps, single.steps).filter { $0.0 != $0.1 }.count
+            XCTAssertGreaterThan(reordered, single.steps.count / 10, "\(label): sessions ran ahead")
         }
     }
 }

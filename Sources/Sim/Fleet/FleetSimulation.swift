@@ -16,7 +16,10 @@
 /// the backend are each that queue's slice. A session's attempts reach the backend when the
 /// session step that sent them ends (their arrival lies later, or at the same instant), and a
 /// reply the backend sends at time t is due in its session at t (in the session's time,
-/// t − start).
+/// t − start). A session with no attempt awaiting its end runs ahead of that order (its
+/// steps cannot depend on anything else, nor anything else on them, until it sends), its
+/// messages parked until the order reaches the step that sent them (`stepSession`,
+/// `docs/engine.md`, "Running ahead").
 public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
     /// The shared backend.
     public private(set) var backend: SharedBackend
@@ -36,6 +39,17 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
     private var runners: [SessionRunner<Source, Sink>?] = []
     /// Each slot's session's next event in fleet time, once filed.
     private var scheduled: [SimTime?] = []
+    /// Each slot's session's attempts sent to the backend and not yet finished (served or
+    /// refused; an attempt it gave up counts until its end comes, which may be never): while
+    /// none is, nothing the fleet does can change what the session does next.
+    private var unanswered: [Int] = []
+    /// Each slot's session's messages to the backend from a step it took ahead of the fleet
+    /// (`stepSession`), handed over when the fleet's order reaches that step (the session's
+    /// `scheduled` time), and the session's next event after it (its own time).
+    private var parked: [(messages: [SessionPort.Message], next: SessionNext)?] = []
+    /// Sessions that closed ahead of the fleet, by (fleet time of their last step, rank): they
+    /// still count as open (for `sessionsOpenMax`) until the fleet's order passes that step.
+    private var closedAhead = Heap<Int>()
     /// Each slot's count of entries filed, modulo 2³²: the low half of an entry's key, after
     /// its session's rank, so that no two keys in `upcoming` are equal.
     private var filings: [UInt32] = []
@@ -62,6 +76,9 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
     /// Whether a session is stepped on while its next event stays the fleet's next step
     /// (`stepSession`); false (for tests): one step at a time, each chosen by `nextStep`.
     var stepsInBursts = true
+    /// Whether a session with no attempt unanswered steps on ahead of the fleet
+    /// (`stepSession`); false (for tests): only while its next event is the fleet's next.
+    var runsAhead = true
     /// If set (for tests), every step taken is appended: (fleet time, what), where what is a
     /// session step's rank, −1 − rank for a session's start and `Int.min` for the backend.
     var stepOrder: [(time: Int64, step: Int)]?
@@ -114,7 +131,7 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
             case .start(let rank): time = plans[rank].start
             case .session(_, let at), .backend(let at): time = at
             }
-            lastStepTime = time
+            lastStepTime = max(lastStepTime, time)
             if atBoundary != nil && time.nanoseconds >= Int64(nextBoundary) * boundaryNanos {
                 let backend = backend
                 repeat {
@@ -138,6 +155,15 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
             case .backend(let time): try wakeBackend(at: time)
             }
         }
+        // Boundaries passed only by steps taken ahead: the backend did nothing after the
+        // fleet's last step, so its meter there is the one it would have had.
+        if let atBoundary {
+            while lastStepTime.nanoseconds >= Int64(nextBoundary) * boundaryNanos {
+                try atBoundary(nextBoundary, backend)
+                nextBoundary += 1
+            }
+        }
+        while !closedAhead.isEmpty { _ = closedAhead.removeMin(); openCount -= 1 }
         precondition(openCount == 0 && backend.isIdle, "every session closed and the backend idle at the end")
     }
 
@@ -175,7 +201,7 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
             }
         }
         if let wake = backend.nextWake, best.map({ wake < $0.time }) ?? true { return .backend(wake) }
-        if case .session(let rank, let time) = best?.step {
+        if case .session = best?.step {
             if bestIsHeld { held = nil } else { _ = upcoming.removeMin() }
         }
         return best?.step
@@ -204,8 +230,14 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
             runners.append(runner)
             scheduled.append(nil)
             filings.append(0)
+            unanswered.append(0)
+            parked.append(nil)
         }
+        unanswered[slot] = 0
         slotOfRank[rank] = Int32(slot)
+        // Sessions that closed ahead, at a step before this start, are closed by now.
+        let now = UInt128(UInt64(plan.start.nanoseconds)) << 64 | UInt128(rank)
+        while let least = closedAhead.minKey, least < now { _ = closedAhead.removeMin(); openCount -= 1 }
         openCount += 1
         sessionsOpenMax = max(sessionsOpenMax, openCount)
         try settle(rank, next(ofSlot: slot))
@@ -235,10 +267,12 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
     }
 
     /// How a burst of a session's steps ended: the messages its last step sent the backend
-    /// (taken from its port), and its state after that step.
+    /// (taken from its port), its state after that step, and whether that step was taken
+    /// ahead of the fleet.
     private struct BurstEnd {
         var sent: [SessionPort.Message] = []
         var next: SessionNext
+        var ahead = false
     }
 
     /// Steps the session at `time`, then goes on stepping it while its next event stays the
@@ -247,13 +281,30 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
     /// is the session's) and `boundary`. A session's events come in bursts (a key, then its
     /// tasks a few milliseconds apart), so most steps are taken here, without choosing them
     /// through `nextStep` or filing them. A step that sends the backend something ends the
-    /// burst: the backend's wake-up may move earlier. The order of steps is the one
-    /// `nextStep` would choose one at a time.
+    /// burst: the backend's wake-up may move earlier.
+    ///
+    /// A session none of whose attempts awaits an answer goes on further, ahead of the
+    /// fleet: until it sends the backend something, nothing another session or the backend
+    /// does can reach it, so its steps are the ones it would take in the fleet's order, and
+    /// the other sessions' and the backend's are untouched by them. What it sends is parked
+    /// with the step's fleet time and handed to the backend when the fleet's order reaches
+    /// that step (`scheduled` is then that time), exactly where it would have been handed
+    /// over; the session waits there. A session that ends ahead closes at once, but counts
+    /// as open until the fleet passes its last step. So every session takes the same steps,
+    /// and the backend receives the same messages in the same order at the same times, as
+    /// one step at a time: only the interleaving of independent steps changes.
     private mutating func stepSession(_ rank: Int, at time: SimTime, before boundary: SimTime) throws {
         let slot = Int(slotOfRank[rank])
         scheduled[slot] = nil
         let start = plans[rank].start
         let offset = start - SimTime.zero
+        if let waiting = parked[slot] {
+            // The fleet has reached the step that sent these, taken ahead.
+            parked[slot] = nil
+            hand(waiting.messages, from: slot, sessionStart: start, at: time)
+            try settle(rank, waiting.next, holding: true)
+            return
+        }
         // The least filed entry may be stale (later than its session's next event, or this
         // session's own): it only ends a burst early, where `nextStep` takes over.
         let filedLeast = upcoming.minKey ?? .max
@@ -265,11 +316,13 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
         // (next, rank) before the least entry's (time, rank); an entry of this session's own
         // (a stale one) ends the burst.
         let rankBits = UInt128(UInt64(rank) << 32 | 0xFFFF_FFFF)
+        let mayRunAhead = runsAhead && stepsInBursts && unanswered[slot] == 0
         var last = time
         var steps: [(time: Int64, step: Int)]? = stepOrder == nil ? nil : []
         // A port with nothing sent and no reply waiting has nothing to hand over, and its
         // session's backend wake-up is already disarmed: the round trip through it is skipped.
         let end = try withRunner(slot) { runner -> BurstEnd in
+            var ahead = false
             while true {
                 steps?.append((last.nanoseconds, rank))
                 try runner.step()
@@ -281,23 +334,48 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
                         return session.takeOutbox()
                     }
                 }
-                guard !runner.isDone else { return BurstEnd(sent: sent, next: .done) }
-                guard let local = runner.nextEventTime else { return BurstEnd(sent: sent, next: .waiting) }
+                guard !runner.isDone else { return BurstEnd(sent: sent, next: .done, ahead: ahead) }
+                guard let local = runner.nextEventTime else { return BurstEnd(sent: sent, next: .waiting, ahead: ahead) }
                 let next = local + offset
-                guard sent.isEmpty, next.nanoseconds < limitNanos,
-                      UInt128(UInt64(next.nanoseconds)) << 64 | rankBits < filedLeast else { return BurstEnd(sent: sent, next: .at(local)) }
+                guard sent.isEmpty else { return BurstEnd(sent: sent, next: .at(local), ahead: ahead) }
+                if !ahead && !(next.nanoseconds < limitNanos && UInt128(UInt64(next.nanoseconds)) << 64 | rankBits < filedLeast) {
+                    guard mayRunAhead else { return BurstEnd(next: .at(local)) }
+                    ahead = true
+                }
                 last = next
             }
         }
-        lastStepTime = last
+        lastStepTime = max(lastStepTime, last)
         if let steps { stepOrder!.append(contentsOf: steps) }
-        for message in end.sent {
-            switch message {
-            case .submit(let request, let arrival): _ = backend.submit(request, arrivingAt: arrival + offset)
-            case .abandon(let attempt, _): backend.abandon(attempt, at: last)
+        if end.ahead {
+            if !end.sent.isEmpty {
+                parked[slot] = (end.sent, end.next)
+                scheduled[slot] = last
+                file(rank, at: last)
+                return
             }
+            if case .done = end.next {
+                closedAhead.insert(rank, key: UInt128(UInt64(last.nanoseconds)) << 64 | UInt128(rank))
+                try closeSession(rank, slot: slot, countedOpen: true)
+                return
+            }
+        } else {
+            hand(end.sent, from: slot, sessionStart: start, at: last)
         }
         try settle(rank, end.next, holding: true)
+    }
+
+    /// Hands the backend what the session in `slot` (started at `sessionStart`) sent in its
+    /// step at fleet time `time`.
+    private mutating func hand(_ messages: [SessionPort.Message], from slot: Int, sessionStart: SimTime, at time: SimTime) {
+        for message in messages {
+            switch message {
+            case .submit(let request, let arrival):
+                unanswered[slot] += 1
+                _ = backend.submit(request, arrivingAt: arrival + (sessionStart - SimTime.zero))
+            case .abandon(let attempt, _): backend.abandon(attempt, at: time)
+            }
+        }
     }
 
     /// Files the session's next event, or closes it when it is done. `holding` (the session
@@ -307,14 +385,7 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
         let local: SimTime
         switch next {
         case .done:
-            var finished = runners[slot].take()!
-            scheduled[slot] = nil
-            freeSlots.append(slot)
-            slotOfRank[rank] = -1
-            openCount -= 1
-            let summary = finished.finish()
-            rankOfSession[FleetSessionKey(user: plans[rank].user, session: plans[rank].session)] = nil
-            try close(plans[rank], summary, finished.sink)
+            try closeSession(rank, slot: slot, countedOpen: false)
             return
         case .waiting: return  // for the backend
         case .at(let at): local = at
@@ -332,12 +403,29 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
         }
     }
 
+    /// Closes the finished session `rank` in `slot`: its runner goes, its totals and sink to
+    /// `close`. `countedOpen`: it closed ahead of the fleet, and `closedAhead` keeps it
+    /// counted as open until the fleet passes its last step.
+    private mutating func closeSession(_ rank: Int, slot: Int, countedOpen: Bool) throws {
+        var finished = runners[slot].take()!
+        scheduled[slot] = nil
+        freeSlots.append(slot)
+        slotOfRank[rank] = -1
+        if !countedOpen { openCount -= 1 }
+        let summary = finished.finish()
+        rankOfSession[FleetSessionKey(user: plans[rank].user, session: plans[rank].session)] = nil
+        try close(plans[rank], summary, finished.sink)
+    }
+
     private mutating func wakeBackend(at time: SimTime) throws {
         for reply in backend.wake(at: time) {
             let key = FleetSessionKey(user: reply.id.user, session: reply.id.session)
             guard let rank = rankOfSession[key] else { orphanReplies += 1; continue }
             let local = SimTime(nanoseconds: (time - plans[rank].start).nanoseconds)
-            withRunner(Int(slotOfRank[rank])) { runner in
+            let slot = Int(slotOfRank[rank])
+            precondition(parked[slot] == nil && unanswered[slot] > 0, "a reply comes to a session with an attempt unanswered")
+            if case .finished = reply.message { unanswered[slot] -= 1 }
+            withRunner(slot) { runner in
                 runner.simulation.withBackend { port in
                     var session = port as! SessionPort
                     session.post(reply, at: local)
