@@ -31,7 +31,8 @@ struct KeyboardIO {
         let slots = KeyboardWork.allCases.count + 1
         var threadOf = Array(repeating: 0, count: slots)
         var workConfigs = Array(repeating: KeyboardWork.defaults[.key]!, count: slots)
-        var costs = Array(repeating: stream("unused"), count: slots)
+        // Slot 0 is no kind's: its stream is never drawn from.
+        var costs = Array(repeating: RandomStream(key: 0), count: slots)
         for kind in KeyboardWork.allCases {
             let work = config.config(for: kind)
             guard let index = config.threads.firstIndex(where: { $0.name == work.thread }) else {
@@ -39,7 +40,7 @@ struct KeyboardIO {
             }
             threadOf[Int(kind.code)] = index
             workConfigs[Int(kind.code)] = work
-            costs[Int(kind.code)] = stream("work.\(kind.rawValue).cost")
+            costs[Int(kind.code)] = stream(Self.costStreamNames[Int(kind.code)])
         }
         self.threadOf = threadOf
         priorities = workConfigs.map(\.priority)
@@ -48,6 +49,14 @@ struct KeyboardIO {
         self.network = network
         self.backend = backend
     }
+
+    /// The name of each kind's cost stream, `work.<kind>.cost`, by `KeyboardWork.code`: written
+    /// once, not for every replication.
+    private static let costStreamNames: [String] = {
+        var names = Array(repeating: "", count: KeyboardWork.allCases.count + 1)
+        for kind in KeyboardWork.allCases { names[Int(kind.code)] = "work.\(kind.rawValue).cost" }
+        return names
+    }()
 
     /// The simulated time now.
     var now: SimTime { engine.now }
