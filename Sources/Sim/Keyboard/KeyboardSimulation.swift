@@ -51,7 +51,7 @@ public struct KeyboardSimulation {
         let prefix = names.appending("/")
         let stream = prefix.stream
         io = KeyboardIO(config: config, network: NetworkModel(config: config.network, stream: stream),
-                        backend: backend ?? PrivateBackend(config: config.cloud, stream: stream), stream: stream)
+                        backend: backend ?? PrivateBackend(config: config.cloud, stream: stream), caches: caches, stream: stream)
         io.engine.limits = config.limits
         suggestions = SuggestionPipeline(config: config)
         underlines = Underlines(config: config, intendedText: header?.intendedText, caches: caches, stream: stream)
