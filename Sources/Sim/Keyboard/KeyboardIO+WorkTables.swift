@@ -10,7 +10,7 @@ extension KeyboardIO {
         let costDistributions: [Distribution]
 
         /// The tables of `config`. Traps when a kind of work names a thread that is not there.
-        init(config: KeyboardConfig) {
+        init(config: __shared KeyboardConfig) {
             let slots = KeyboardWork.allCases.count + 1
             var threadOf = Array(repeating: 0, count: slots)
             var workConfigs = Array(repeating: KeyboardWork.defaults[.key]!, count: slots)

@@ -27,7 +27,7 @@ struct KeyboardIO {
 
     /// Wires the threads and the per-kind cost streams; `stream` gives a named stream. The
     /// work tables come from `caches` when given (they depend on the configuration only).
-    init(config: KeyboardConfig, network: NetworkModel, backend: any CloudBackend, caches: SimulationCaches? = nil,
+    init(config: __shared KeyboardConfig, network: NetworkModel, backend: any CloudBackend, caches: SimulationCaches? = nil,
          stream: (String) -> RandomStream) {
         threads = config.threads.map { Executor($0) }
         let tables = caches?.workTables(for: config) ?? WorkTables(config: config)

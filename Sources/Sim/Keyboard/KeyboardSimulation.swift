@@ -50,6 +50,9 @@ public struct KeyboardSimulation {
         names = traceKey.map(names.appending) ?? names.appending(decimal: trace)
         let prefix = names.appending("/")
         let stream = prefix.stream
+        // The components' initialisers take the configuration `__shared`: an initialiser
+        // takes its arguments owned by default, and each owned copy of a whole keyboard
+        // configuration is some hundred retains, then releases.
         io = KeyboardIO(config: config, network: NetworkModel(config: config.network, stream: stream),
                         backend: backend ?? PrivateBackend(config: config.cloud, stream: stream), caches: caches, stream: stream)
         io.engine.limits = config.limits
