@@ -38,6 +38,44 @@ final class RandomStreamKeyTests: XCTestCase {
         }
     }
 
+    func testPrefixedStreamIsTheStreamOfTheWholeName() {
+        // The names a keyboard session gives its streams, and some awkward ones.
+        let names = ["network.state", "work.key.cost", "cloud.retry-jitter", "dictation.transcription", "", "/", "café",
+                     "😀", String(repeating: "w", count: 70)]
+        var draws = RandomStream(seed: 3, replication: 0, name: "test.prefixes")
+        for round in 0..<200 {
+            let seed = round < 2 ? [0, UInt64.max][round] : draws.nextUInt64()
+            let replication = round < 4 ? [0, 0, 1, 1_000_000][round] : draws.nextInt(below: 1 << 40)
+            let user = draws.nextInt(below: 1 << 20)
+            let session = draws.nextInt(below: 100)
+            let traceKey = round % 3 == 0 ? "user\(user)/session\(session)" : round % 3 == 1 ? "ab12cd34" : ""
+            let trace = round % 5 == 0 ? String(user) : "\(traceKey)"
+            var prefix = RandomStream.Prefix(seed: seed, replication: replication).appending("trace")
+            prefix = round % 5 == 0 ? prefix.appending(decimal: user) : prefix.appending(traceKey)
+            prefix = prefix.appending("/")
+            for name in names {
+                var whole = RandomStream(seed: seed, replication: replication, name: "trace\(trace)/\(name)")
+                var prefixed = prefix.stream(name)
+                XCTAssertEqual(prefixed.key, whole.key, "seed \(seed) replication \(replication) trace \(trace) name \(name)")
+                XCTAssertEqual(prefixed.nextUInt64(), whole.nextUInt64(), "seed \(seed) trace \(trace) name \(name)")
+            }
+        }
+    }
+
+    func testCloudVerdictsFromAPrefixDrawAsFromItsText() {
+        let config = CloudConfig()
+        for seed: UInt64 in [0, 4, .max] {
+            for prefix in ["", "trace0/", "traceuser12/session3/"] {
+                let byText = CloudVerdicts(config: config, seed: seed, replication: 5, streamPrefix: prefix)
+                let byHash = CloudVerdicts(config: config, prefix: RandomStream.Prefix(seed: seed, replication: 5).appending(prefix))
+                for (ordinal, word) in [(0, "a"), (12, "teh"), (345, "naïve")] {
+                    XCTAssertEqual(byHash.draw(ordinal: ordinal, word: word), byText.draw(ordinal: ordinal, word: word),
+                                   "seed \(seed) prefix \(prefix) \(ordinal)/\(word)")
+                }
+            }
+        }
+    }
+
     func testDecimalHashIsTheHashOfTheNumbersText() {
         var draws = RandomStream(seed: 11, replication: 0, name: "test.numbers")
         var numbers = Self.numbers

@@ -93,4 +93,34 @@ final class SlotTableTests: XCTestCase {
         }
         XCTAssertEqual(census.alive, 0)
     }
+
+    /// An empty table holds no buffers (every table starts so): it still copies, grows from
+    /// either copy independently, and releases what the grown copy held.
+    func testEmptyTablesHoldNothingAndGrowFromAnyCopy() {
+        typealias Tracked = LifetimeCensus.Tracked
+        let census = LifetimeCensus()
+        do {
+            let empty = SlotTable<Tracked>()
+            var grown = empty
+            XCTAssertEqual(empty.capacity, 0)
+            XCTAssertFalse(empty.contains(0))
+            empty.checkInvariants()
+            let slots = (0..<5).map { grown.insert(Tracked(census, id: $0)) }
+            XCTAssertEqual(slots.map { grown[$0].id }, Array(0..<5))
+            XCTAssertTrue(empty.isEmpty, "the empty original is untouched by its copy's growth")
+            XCTAssertEqual(census.alive, 5)
+            var cleared = grown
+            cleared.removeAll()
+            cleared.checkInvariants()
+            XCTAssertEqual(census.alive, 5, "the grown copy keeps its values")
+            var heap = Heap<Tracked>()
+            let emptyHeap = heap
+            heap.insert(Tracked(census, id: 9), key: 3)
+            XCTAssertTrue(emptyHeap.isEmpty)
+            XCTAssertNil(emptyHeap.minKey)
+            XCTAssertEqual(heap.removeMin().value.id, 9)
+            XCTAssertEqual(census.alive, 5)
+        }
+        XCTAssertEqual(census.alive, 0)
+    }
 }

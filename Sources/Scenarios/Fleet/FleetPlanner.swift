@@ -22,6 +22,8 @@ public struct FleetPlanner: Sendable {
     /// Each text's messages (its typed lines, each with its line break, and its dictations),
     /// by the text's path.
     let messagesOfText: [String: [SynthScript.Segment]]
+    /// The networks' weights, in the fleet's order.
+    private let networkWeights: [Double]
 
     /// A planner for `fleet` with the scenario's `seed`.
     public init(fleet: FleetConfig, seed: UInt64) {
@@ -34,6 +36,7 @@ public struct FleetPlanner: Sendable {
             }
         }
         messagesOfText = messages
+        networkWeights = fleet.networks.map(\.weight)
     }
 
     /// What one session is: its plan and its draws.
@@ -85,7 +88,9 @@ public struct FleetPlanner: Sendable {
     /// varies), the synthesis seed, the messages and the first one, the network (by weight).
     public func session(_ plan: FleetSessionPlan) -> Session {
         guard case .typists(let typists) = fleet.typists.members else { preconditionFailure("a fleet's population is typists") }
-        var random = RandomStream(seed: seed, replication: plan.user, name: "fleet.session.\(plan.session)")
+        // The stream named `fleet.session.<n>`, its name hashed as it is read, not built.
+        var random = RandomStream.Prefix(seed: seed, replication: plan.user).appending("fleet.session.")
+            .appending(decimal: plan.session).stream("")
         let (index, text, speed) = TracePopulation.drawTypist(typists, &random)
         let typist = typists[index]
         let synthesis = HumanSynthesis(typist: typist.name, profile: typist.profile, seed: random.nextUInt64(), wordsPerMinute: speed,
@@ -93,7 +98,7 @@ public struct FleetPlanner: Sendable {
         let messages = max(1, Self.draw(fleet.sessions.messages, &random))
         let available = messagesOfText[text.path]!.count
         let first = random.nextInt(below: available)
-        let network = fleet.networks.isEmpty ? nil : fleet.networks[TracePopulation.pick(weights: fleet.networks.map(\.weight), &random)].preset
+        let network = fleet.networks.isEmpty ? nil : fleet.networks[TracePopulation.pick(weights: networkWeights, &random)].preset
         return Session(plan: plan, typist: index, synthesis: synthesis, text: text, firstMessage: first, messages: messages, network: network)
     }
 

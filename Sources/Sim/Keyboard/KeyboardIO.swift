@@ -25,29 +25,30 @@ struct KeyboardIO {
     var editsTouched = 0
     private var nextTaskID: UInt64 = 0
 
-    /// Wires the threads and the per-kind cost streams; `stream` gives a named stream.
-    init(config: KeyboardConfig, network: NetworkModel, backend: any CloudBackend, stream: (String) -> RandomStream) {
+    /// Wires the threads and the per-kind cost streams; `stream` gives a named stream. The
+    /// work tables come from `caches` when given (they depend on the configuration only).
+    init(config: __shared KeyboardConfig, network: NetworkModel, backend: any CloudBackend, caches: SimulationCaches? = nil,
+         stream: (String) -> RandomStream) {
         threads = config.threads.map { Executor($0) }
-        let slots = KeyboardWork.allCases.count + 1
-        var threadOf = Array(repeating: 0, count: slots)
-        var workConfigs = Array(repeating: KeyboardWork.defaults[.key]!, count: slots)
-        var costs = Array(repeating: stream("unused"), count: slots)
-        for kind in KeyboardWork.allCases {
-            let work = config.config(for: kind)
-            guard let index = config.threads.firstIndex(where: { $0.name == work.thread }) else {
-                preconditionFailure("work '\(kind.rawValue)' runs on unknown thread '\(work.thread)'")
-            }
-            threadOf[Int(kind.code)] = index
-            workConfigs[Int(kind.code)] = work
-            costs[Int(kind.code)] = stream("work.\(kind.rawValue).cost")
-        }
-        self.threadOf = threadOf
-        priorities = workConfigs.map(\.priority)
-        costDistributions = workConfigs.map(\.cost)
+        let tables = caches?.workTables(for: config) ?? WorkTables(config: config)
+        threadOf = tables.threadOf
+        priorities = tables.priorities
+        costDistributions = tables.costDistributions
+        // Slot 0 is no kind's: its stream is never drawn from.
+        var costs = Array(repeating: RandomStream(key: 0), count: tables.threadOf.count)
+        for kind in KeyboardWork.allCases { costs[Int(kind.code)] = stream(Self.costStreamNames[Int(kind.code)]) }
         self.costs = costs
         self.network = network
         self.backend = backend
     }
+
+    /// The name of each kind's cost stream, `work.<kind>.cost`, by `KeyboardWork.code`: written
+    /// once, not for every replication.
+    private static let costStreamNames: [String] = {
+        var names = Array(repeating: "", count: KeyboardWork.allCases.count + 1)
+        for kind in KeyboardWork.allCases { names[Int(kind.code)] = "work.\(kind.rawValue).cost" }
+        return names
+    }()
 
     /// The simulated time now.
     var now: SimTime { engine.now }

@@ -42,22 +42,29 @@ public struct KeyboardSimulation {
     public init(config: KeyboardConfig, seed: UInt64, replication: Int, trace: Int = 0, traceKey: String? = nil,
                 header: TraceHeader? = nil, caches: SimulationCaches = SimulationCaches(), user: Int = 0, session: Int = 0,
                 backend: (any CloudBackend)? = nil) {
-        let trace = traceKey ?? String(trace)
         self.config = config
         keyBudget = config.budget(for: .key)?.limit
-        let prefix = "trace\(trace)/"
-        func stream(_ name: String) -> RandomStream { RandomStream(seed: seed, replication: replication, name: prefix + name) }
+        // Every stream is named `trace<key>/<name>`: the prefix is hashed once, and each
+        // name carries the hash on, without the whole name being built (the same keys).
+        var names = RandomStream.Prefix(seed: seed, replication: replication).appending("trace")
+        names = traceKey.map(names.appending) ?? names.appending(decimal: trace)
+        let prefix = names.appending("/")
+        let stream = prefix.stream
+        // The components' initialisers take the configuration `__shared`: an initialiser
+        // takes its arguments owned by default, and each owned copy of a whole keyboard
+        // configuration is some hundred retains, then releases.
         io = KeyboardIO(config: config, network: NetworkModel(config: config.network, stream: stream),
-                        backend: backend ?? PrivateBackend(config: config.cloud, stream: stream), stream: stream)
+                        backend: backend ?? PrivateBackend(config: config.cloud, stream: stream), caches: caches, stream: stream)
         io.engine.limits = config.limits
         suggestions = SuggestionPipeline(config: config)
         underlines = Underlines(config: config, intendedText: header?.intendedText, caches: caches, stream: stream)
-        cloud = CloudClient(config: config, verdicts: CloudVerdicts(config: config.cloud, seed: seed, replication: replication,
-                                                                    streamPrefix: prefix),
-                            tokenPrefix: "seed\(seed)/replication\(replication)/\(prefix)", language: header?.language ?? "en",
+        // The device token's prefix is text only when there is a token to name.
+        let tokenPrefix = config.token.enabled ? "seed\(seed)/replication\(replication)/trace\(traceKey ?? String(trace))/" : ""
+        cloud = CloudClient(config: config, verdicts: CloudVerdicts(config: config.cloud, prefix: prefix),
+                            tokenPrefix: tokenPrefix, language: header?.language ?? "en",
                             user: user, session: session, stream: stream)
         process = ExtensionProcess(keyboard: config, header: header, caches: caches, stream: stream)
-        dictation = DictationModel(config: config.dictation, seed: seed, replication: replication, streamPrefix: prefix)
+        dictation = DictationModel(config: config.dictation, stream: stream)
         touch = TouchModel(config.touch)
         quality = SuggestionQuality(dictionary: config.typing.dictionary, rerankLift: config.typing.rerankLift,
                                     lifts: stream("suggestions.rerank-lift"), intendedText: header?.intendedText, caches: caches)

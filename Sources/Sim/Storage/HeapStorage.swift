@@ -46,13 +46,14 @@ final class HeapStorage<Value> {
         keys = (keysAllocation + Self.keysOffset * keyStride)
             .bindMemory(to: UInt128.self, capacity: capacity + Self.keysPadding)
         keys.initialize(repeating: .max, count: capacity + Self.keysPadding)
-        values = .allocate(capacity: capacity)
+        // An empty heap (every heap starts so) has no values to hold: no zero-byte allocation.
+        values = capacity > 0 ? .allocate(capacity: capacity) : UnsafeMutablePointer(bitPattern: MemoryLayout<Value>.alignment)!
     }
 
     deinit {
         let start = rootIsHole ? 1 : 0
         (values + start).deinitialize(count: count)
-        values.deallocate()
+        if capacity > 0 { values.deallocate() }
         keys.deinitialize(count: capacity + Self.keysPadding)
         keysAllocation.deallocate()
     }

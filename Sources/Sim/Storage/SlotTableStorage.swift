@@ -29,6 +29,14 @@ final class SlotTableStorage<Value> {
     init(capacity: Int) {
         precondition(capacity >= 0 && capacity <= Int(Int32.max), "slot table capacity \(capacity) out of range")
         self.capacity = capacity
+        guard capacity > 0 else {
+            // Every table starts empty, and many stay small: no buffers until the first insert
+            // grows it (a zero-byte allocation is still a call to malloc and one to free).
+            values = UnsafeMutablePointer(bitPattern: MemoryLayout<Value>.alignment)!
+            tags = UnsafeMutablePointer(bitPattern: MemoryLayout<Int32>.alignment)!
+            generations = UnsafeMutablePointer(bitPattern: MemoryLayout<UInt32>.alignment)!
+            return
+        }
         values = .allocate(capacity: capacity)
         tags = .allocate(capacity: capacity)
         tags.initialize(repeating: -1, count: capacity)
@@ -37,6 +45,7 @@ final class SlotTableStorage<Value> {
     }
 
     deinit {
+        guard capacity > 0 else { return }  // nothing was allocated
         if !_isPOD(Value.self) {
             for slot in 0..<capacity where tags[slot] >= 0 { (values + slot).deinitialize(count: 1) }
         }

@@ -55,12 +55,16 @@ struct SuggestionQuality: KeyboardComponent {
     /// The job's memos, for the words of intended texts.
     private let caches: SimulationCaches?
 
+    /// The no-op variant's empty dictionary, built once rather than for every replication
+    /// (an empty trie still allocates its root's rows).
+    private static let noDictionary = WordDictionary(entries: [])
+
     /// The model over `dictionary`, or the no-op variant when there is none; the words of
     /// intended texts are looked up in `caches` when given.
     init(dictionary: WordDictionary?, rerankLift: Double, lifts: RandomStream, intendedText: String?,
          caches: SimulationCaches? = nil) {
         isOn = dictionary != nil
-        self.dictionary = dictionary ?? WordDictionary(entries: [])
+        self.dictionary = dictionary ?? Self.noDictionary
         self.rerankLift = rerankLift
         self.lifts = lifts
         self.caches = caches

@@ -147,7 +147,7 @@ struct CloudClient: KeyboardComponent {
     /// (`dispatch(_:flaggedWords:io:)`) before the event that made them ends.
     var undispatched: [Int] = []
 
-    init(config: KeyboardConfig, verdicts: CloudVerdicts, tokenPrefix: String, language: String = "en", user: Int = 0,
+    init(config: __shared KeyboardConfig, verdicts: CloudVerdicts, tokenPrefix: String, language: String = "en", user: Int = 0,
          session: Int = 0, stream: (String) -> RandomStream) {
         network = config.network
         retry = config.cloud.retry ?? .legacy(config.network)

@@ -19,14 +19,20 @@ struct CloudVerdicts {
     #endif
 
     init(config: CloudConfig, seed: UInt64, replication: Int, streamPrefix: String) {
+        self.init(config: config, prefix: RandomStream.Prefix(seed: seed, replication: replication).appending(streamPrefix))
+    }
+
+    /// The verdicts of the streams `<prefix>cloud.verdict/…`, the prefix already hashed.
+    init(config: CloudConfig, prefix: RandomStream.Prefix) {
         recall = config.recall
         falsePositiveRate = config.falsePositiveRate
-        keyBase = RandomStream.streamKeyBase(seed: seed, replication: replication)
-        prefixHash = RandomStream.fnv1a64("\(streamPrefix)cloud.verdict/")
+        let verdictPrefix = prefix.appending("cloud.verdict/")
+        keyBase = verdictPrefix.base
+        prefixHash = verdictPrefix.hash
         #if KEYSIM_INTERNAL_CHECKS
-        self.seed = seed
-        self.replication = replication
-        self.streamPrefix = streamPrefix
+        seed = prefix.seed
+        replication = prefix.replication
+        streamPrefix = prefix.text
         #endif
     }
 

@@ -28,7 +28,7 @@ struct SuggestionPipeline: KeyboardComponent {
     /// Jobs submitted and not yet shown, superseded or lost.
     private(set) var jobsInFlight = 0
 
-    init(config: KeyboardConfig) {
+    init(config: __shared KeyboardConfig) {
         coalescesStale = config.coalesceStaleSuggestions
     }
 

@@ -77,7 +77,7 @@ struct Underlines: KeyboardComponent {
     /// Events worth counting that have no record of their own.
     private(set) var counters = ReplicationSummary.Counters()
 
-    init(config: KeyboardConfig, intendedText: String?, caches: SimulationCaches, stream: (String) -> RandomStream) {
+    init(config: __shared KeyboardConfig, intendedText: String?, caches: SimulationCaches, stream: (String) -> RandomStream) {
         checker = config.checker
         self.config = config.underlines
         truth = GroundTruth(intendedText: intendedText, lexicon: config.checker.lexicon, caches: caches)
