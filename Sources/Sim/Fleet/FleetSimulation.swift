@@ -29,7 +29,8 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
     public private(set) var orphanReplies = 0
     /// The most sessions open at once.
     public private(set) var sessionsOpenMax = 0
-    /// The fleet time of the last step taken (zero before the first).
+    /// The latest fleet time of a step taken, in order or ahead (zero before the first): every
+    /// boundary up to it has been passed to `atBoundary` when `run` returns.
     public private(set) var lastStepTime = SimTime.zero
 
     /// The open sessions' runners, in slots that closed sessions leave free for the next
