@@ -101,6 +101,7 @@ public struct HumanTypist: Sendable {
             session.timeline!.eventSteps.reserveCapacity(eventsExpected)
             session.timeline!.steps.reserveCapacity(eventsExpected)
             session.timeline!.draws.reserveCapacity(eventsExpected)
+            session.timeline!.normals.reserveCapacity(eventsExpected)
         }
         session.emit(.keyboardShown)
         for (index, message) in messages.enumerated() {
@@ -113,6 +114,7 @@ public struct HumanTypist: Sendable {
             let next = index + 1 < messages.count ? messages[index + 1] : nil
             session.send(next: next?.intendedText)
         }
+        if recordsTimeline { session.timeline!.timingAfterNormals = session.timing }
         return session
     }
 }

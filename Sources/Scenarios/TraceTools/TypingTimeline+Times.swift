@@ -1,0 +1,63 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Sim
+
+extension TypingTimeline {
+    /// The times, in nanoseconds, of the recorded events as a session of `profile` (the
+    /// recording typist with other typing medians: `TypistProfile.scaled(by:)`) seeded alike
+    /// types them: each typing interval drawn again, in the recorded order, from the recorded
+    /// standard normals (continued from `timingAfterNormals` when it needs more of them), and
+    /// every other step of the clock as recorded. The same numbers as drawing from fresh
+    /// streams (`HumanTypistSession.eventTimes(of:)`, `TypingTimelineTests`), without their
+    /// uniforms and normal quantiles.
+    mutating func eventTimes(of profile: TypistProfile) -> [Int64] {
+        let samplers = HumanTypistSession.typingSamplers(of: profile)
+        let thresholdMs = profile.pauses.thresholdMs
+        let rho = profile.rhythm?.serialCorrelation ?? 0
+        var drawn: [Int64] = []
+        drawn.reserveCapacity(draws.count)
+        var nextNormal = 0
+        var nextInnovation = 0
+        var latent: Double?
+        for draw in draws {
+            switch draw {
+            case .typing(let context):
+                drawn.append(HumanTypistSession.typingInterval(samplers[Int(context)], thresholdMs: thresholdMs) {
+                    if nextNormal == normals.count {
+                        normals.append(Distribution.Lognormal.standardNormal(&timingAfterNormals!))
+                    }
+                    nextNormal += 1
+                    return normals[nextNormal - 1]
+                }.nanoseconds)
+            case let .rhythm(context, multiplier):
+                let innovation = innovations[nextInnovation]
+                nextInnovation += 1
+                drawn.append(HumanTypistSession.rhythmInterval(profile.contexts[Int(context)],
+                                                               multiplier: multiplier, innovation: innovation, latent: &latent,
+                                                               rho: rho, thresholdMs: thresholdMs).nanoseconds)
+            }
+        }
+        // The clock after each step, read at each event's step count: integer nanoseconds,
+        // added in the recorded order (the counts never decrease).
+        var times: [Int64] = []
+        times.reserveCapacity(eventSteps.count)
+        var now: Int64 = 0
+        var taken = 0
+        steps.withUnsafeBufferPointer { steps in
+            for count in eventSteps {
+                while taken < Int(count) {
+                    let step = steps[taken]
+                    now += step.draw < 0 ? step.nanos : drawn[Int(step.draw)]
+                    taken += 1
+                }
+                times.append(now)
+            }
+        }
+        return times
+    }
+}
