@@ -20,7 +20,16 @@ extension HumanTypist {
     /// profile writes, for the cost of the typing draws.
     public static func scaledTrace(of script: SynthScript, profile: TypistProfile, wordsPerMinute: Double,
                                    seed: UInt64) -> (profile: TypistProfile, events: [TraceEvent]) {
-        var typed = HumanTypist(profile: profile).session(typing: script, seed: seed, recordsTimeline: true)
+        let typist = HumanTypist(profile: profile)
+        return scaledTrace(of: script, messages: typist.messages(of: script), profile: profile, wordsPerMinute: wordsPerMinute,
+                           seed: seed)
+    }
+
+    /// `scaledTrace(of:profile:wordsPerMinute:seed:)` of a script already split into its
+    /// `messages` (scaling leaves how a profile splits a script alone).
+    static func scaledTrace(of script: SynthScript, messages: [SynthScript], profile: TypistProfile, wordsPerMinute: Double,
+                            seed: UInt64) -> (profile: TypistProfile, events: [TraceEvent]) {
+        var typed = HumanTypist(profile: profile).session(typing: script, messages: messages, seed: seed, recordsTimeline: true)
         // Each further round only times the trace again, from the standard normals the first
         // drew; its events are built once, at the end, from the first's (moved, not copied).
         var timeline = typed.timeline.take()!

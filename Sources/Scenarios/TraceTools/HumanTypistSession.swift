@@ -81,7 +81,7 @@ struct HumanTypistSession {
     }
 
     /// Adds `event` to the trace, noting in the timeline how far the clock had moved.
-    mutating func append(_ event: TraceEvent) {
+    mutating func append(_ event: consuming TraceEvent) {
         events.append(event)
         if let steps = timeline?.steps.count { timeline!.eventSteps.append(Int32(steps)) }
     }
@@ -109,12 +109,13 @@ struct HumanTypistSession {
     /// A key typing `inserted` after its interval, touched on the key centred on `center`
     /// (`nil`: not on the keyboard) or, for a slip, near its edge towards the key centred on
     /// `aim`.
-    mutating func key(_ inserted: String, at center: TouchPoint?, aim: TouchPoint? = nil) {
+    /// `ascii` is the key's text when it is one ASCII byte (the text keeps it as a byte).
+    mutating func key(_ inserted: String, ascii: UInt8? = nil, at center: TouchPoint?, aim: TouchPoint? = nil) {
         advance(correction: false, key: .key(text: inserted, touchUp: nil, point: nil))
         let touchUp = time + hold()
         let point = center.map { TypistModel.touch(center: $0, aim: aim, spread: profile.touchSpreadPoints, &touches) }
         append(TraceEvent(time: time, kind: .key(text: inserted, touchUp: touchUp, point: point)))
-        text.insert(inserted)
+        if let ascii { text.insert(ascii: ascii, inserted) } else { text.insert(inserted) }
         previousCorrects = false
     }
 

@@ -128,23 +128,43 @@ public struct ReplayedText: Sendable {
     /// (a combining mark, a skin tone, a ZWJ): the joined tail is counted again.
     public mutating func insert(_ inserted: String) {
         guard !inserted.isEmpty else { return }
+        if inserted.utf8.count == 1, let byte = inserted.utf8.first, byte < 0x80, typeASCII(byte) { return }
+        insertJoined(inserted)
+    }
+
+    /// `insert(inserted)` of `inserted`, the one ASCII byte `ascii`, told by a caller that
+    /// knows it without reading the string.
+    mutating func insert(ascii: UInt8, _ inserted: @autoclosure () -> String) {
+        if typeASCII(ascii) { return }
+        insertJoined(inserted())
+    }
+
+    /// Keeps the ASCII byte `byte` typed at the cursor as a byte when the text before it
+    /// ends in ASCII (other than CR before LF, which join into one cluster); false, having
+    /// done nothing, otherwise.
+    private mutating func typeASCII(_ byte: UInt8) -> Bool {
         #if DEBUG
         precondition(characterBeforeCursor == (typedASCII.last.map(TypedCharacter.asciiCharacter) ?? before.last),
                      "the cluster before the cursor is kept with the text")
         #endif
-        if inserted.utf8.count == 1, let byte = inserted.utf8.first, byte < 0x80 {
-            let lastByte = typedASCII.last ?? before.utf8.last ?? 0
-            if lastByte < 0x80 && !(lastByte == 0x0D && byte == 0x0A) {
-                typedASCII.append(byte)
-                cursorOffset += 1
-                let character = TypedCharacter.asciiCharacter(byte)
-                let properties = TypedCharacter.properties(ofASCII: byte)
-                characterBeforeCursor = character
-                propertiesBeforeCursor = properties
-                if !properties.isWhitespace { lastNonSpaceBeforeCursor = character }
-                return
-            }
-        }
+        let lastByte = typedASCII.last ?? before.utf8.last ?? 0
+        guard lastByte < 0x80 && !(lastByte == 0x0D && byte == 0x0A) else { return false }
+        typedASCII.append(byte)
+        cursorOffset += 1
+        let character = TypedCharacter.asciiCharacter(byte)
+        let properties = TypedCharacter.properties(ofASCII: byte)
+        characterBeforeCursor = character
+        propertiesBeforeCursor = properties
+        if !properties.isWhitespace { lastNonSpaceBeforeCursor = character }
+        return true
+    }
+
+    /// `insert(_:)` joining the typed ASCII to the text first.
+    private mutating func insertJoined(_ inserted: String) {
+        #if DEBUG
+        precondition(characterBeforeCursor == (typedASCII.last.map(TypedCharacter.asciiCharacter) ?? before.last),
+                     "the cluster before the cursor is kept with the text")
+        #endif
         joinTypedASCII()
         let oldLast = characterBeforeCursor
         let tailOffset = before.utf8.count - (oldLast?.utf8.count ?? 0)

@@ -133,6 +133,9 @@ struct TypedCharacter: Sendable {
         return onRussian ? table.block.russianKeys[table.offset] : table.block.qwertyKeys[table.offset]
     }
 
+    /// The character's one byte when it is ASCII (one scalar below U+0080), else `nil`.
+    var asciiByte: UInt8? { tableScalar >= 0 && tableScalar < 0x80 ? UInt8(tableScalar) : nil }
+
     /// The character's scalar when the tables answer for it, else -1.
     private let tableScalar: Int32
     /// `touch(onRussian:)` on each layer when the tables answer for the character.
