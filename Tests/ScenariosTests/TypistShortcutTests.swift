@@ -4,7 +4,8 @@ import Sim
 
 /// The human typist's shortcuts for its speed give the answers of what they stand for: a
 /// context's index its place in `allCases`, a blank message's test `allSatisfy(\.isWhitespace)`,
-/// an ASCII key typed as a byte the same text as its string, and a trace timed again from the
+/// an ASCII key typed as a byte the same text as its string (and the clusters before the
+/// cursor that are one ASCII byte kept as that byte), and a trace timed again from the
 /// standard normals its first typing drew the times of fresh streams.
 final class TypistShortcutTests: XCTestCase {
     func testAContextsIndexIsItsPlaceInAllCases() {
@@ -62,6 +63,13 @@ final class TypistShortcutTests: XCTestCase {
                 XCTAssertEqual(byByte.characterBeforeCursor, byString.characterBeforeCursor, context)
                 XCTAssertEqual(byByte.lastNonSpaceBeforeCursor, byString.lastNonSpaceBeforeCursor, context)
                 XCTAssertEqual(byByte.propertiesBeforeCursor, byString.propertiesBeforeCursor, context)
+                // A cluster that is one ASCII byte is kept as that byte (TypingContext reads it).
+                func asciiByte(_ c: Character?) -> UInt8? { c.flatMap { $0.utf8.count == 1 ? $0.utf8.first : nil } }
+                for text in [byByte, byString] {
+                    let before = text.textBeforeCursor
+                    XCTAssertEqual(text.asciiBeforeCursor, asciiByte(before.last), context)
+                    XCTAssertEqual(text.lastNonSpaceASCII, asciiByte(before.last { !$0.isWhitespace }), context)
+                }
             }
         }
         // Every ASCII character split from a text knows its byte.

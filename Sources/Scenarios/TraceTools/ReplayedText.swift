@@ -29,9 +29,19 @@ public struct ReplayedText: Sendable {
     /// The transcript of the dictation in progress, inserted when it stops.
     private var pendingTranscript: String?
     /// The grapheme cluster just before the cursor, or `nil` at the start of the text.
-    public private(set) var characterBeforeCursor: Character?
+    public var characterBeforeCursor: Character? { Self.character(asciiBeforeCursor, other: otherBeforeCursor) }
     /// The last grapheme cluster before the cursor that is not white space, or `nil`.
-    public private(set) var lastNonSpaceBeforeCursor: Character?
+    public var lastNonSpaceBeforeCursor: Character? { Self.character(lastNonSpaceASCII, other: otherLastNonSpace) }
+    /// `characterBeforeCursor` when it is one ASCII byte: that byte (then `otherBeforeCursor`
+    /// is `nil`). A typed key then stores a byte, not a `Character`.
+    private(set) var asciiBeforeCursor: UInt8?
+    /// `characterBeforeCursor` when it is not one ASCII byte.
+    private var otherBeforeCursor: Character?
+    /// `lastNonSpaceBeforeCursor` when it is one ASCII byte: that byte (then
+    /// `otherLastNonSpace` is `nil`).
+    private(set) var lastNonSpaceASCII: UInt8?
+    /// `lastNonSpaceBeforeCursor` when it is not one ASCII byte.
+    private(set) var otherLastNonSpace: Character?
     /// The properties of `characterBeforeCursor`, or `nil` at the start of the text.
     private(set) var propertiesBeforeCursor: TypedCharacter.Properties?
 
@@ -56,20 +66,34 @@ public struct ReplayedText: Sendable {
     /// The number of grapheme clusters in the text.
     public var count: Int { cursorOffset + afterReversed.count }
 
+    /// The cluster kept as the ASCII byte `ascii` or as `other`.
+    private static func character(_ ascii: UInt8?, other: Character?) -> Character? {
+        if let ascii { return TypedCharacter.asciiCharacter(ascii) }
+        return other
+    }
+
+    /// `c` as a byte when it is one ASCII byte, else as itself.
+    private static func split(_ c: Character?) -> (ascii: UInt8?, other: Character?) {
+        guard let c else { return (nil, nil) }
+        if c.utf8.count == 1, let byte = c.utf8.first, byte < 0x80 { return (byte, nil) }
+        return (nil, c)
+    }
+
     /// Sets the clusters before the cursor from the text after an edit other than a fast
     /// insertion.
     private mutating func cursorMoved() {
         if let byte = typedASCII.last {
-            characterBeforeCursor = TypedCharacter.asciiCharacter(byte)
+            (asciiBeforeCursor, otherBeforeCursor) = (byte, nil)
             propertiesBeforeCursor = TypedCharacter.properties(ofASCII: byte)
         } else {
-            characterBeforeCursor = before.last
-            propertiesBeforeCursor = characterBeforeCursor.map { TypedCharacter($0).properties }
+            let last = before.last
+            (asciiBeforeCursor, otherBeforeCursor) = Self.split(last)
+            propertiesBeforeCursor = last.map { TypedCharacter($0).properties }
         }
         if let byte = typedASCII.last(where: { !TypedCharacter.properties(ofASCII: $0).isWhitespace }) {
-            lastNonSpaceBeforeCursor = TypedCharacter.asciiCharacter(byte)
+            (lastNonSpaceASCII, otherLastNonSpace) = (byte, nil)
         } else {
-            lastNonSpaceBeforeCursor = before.last { !$0.isWhitespace }
+            (lastNonSpaceASCII, otherLastNonSpace) = Self.split(before.last { !$0.isWhitespace })
         }
     }
 
@@ -151,11 +175,14 @@ public struct ReplayedText: Sendable {
         guard lastByte < 0x80 && !(lastByte == 0x0D && byte == 0x0A) else { return false }
         typedASCII.append(byte)
         cursorOffset += 1
-        let character = TypedCharacter.asciiCharacter(byte)
         let properties = TypedCharacter.properties(ofASCII: byte)
-        characterBeforeCursor = character
+        asciiBeforeCursor = byte
+        if otherBeforeCursor != nil { otherBeforeCursor = nil }
         propertiesBeforeCursor = properties
-        if !properties.isWhitespace { lastNonSpaceBeforeCursor = character }
+        if !properties.isWhitespace {
+            lastNonSpaceASCII = byte
+            if otherLastNonSpace != nil { otherLastNonSpace = nil }
+        }
         return true
     }
 
