@@ -79,6 +79,21 @@ final class TypistShortcutTests: XCTestCase {
         }
     }
 
+    /// A layout's key for a character is the first character key whose label is the
+    /// character in lower case (the search `key(for:)` stood for), over every scalar the
+    /// typist's tables hold and the hard cases.
+    func testALayoutsKeyIsTheFirstWithTheLowerCasedLabel() {
+        let characters = (0..<0x530).compactMap { Unicode.Scalar(UInt32($0)).map(Character.init) }
+            + TypedCharacterTests.pieces.map { Character($0) } + ["\u{212A}", "İ", "ẞ", "ǈ"]
+        for layout in [KeyboardLayout.qwerty, .russian, .symbols] {
+            for c in characters {
+                let expected = c == " " ? layout.space : c == "\n" ? layout.returnKey
+                    : layout.characterKeys.first { $0.label == String(c).lowercased() }
+                XCTAssertEqual(layout.key(for: c), expected, "\(layout.name): \(c.unicodeScalars.map(\.value))")
+            }
+        }
+    }
+
     /// Timing a recorded trace again from the standard normals its typing drew (as every round
     /// of scaling a typist does) gives the times of a fresh session of the scaled profile, also
     /// for a typist so slow that it redraws more intervals over the pause threshold than the
