@@ -57,14 +57,17 @@ public struct HumanSynthesis: Sendable, Equatable {
         profile.touchSpreadPoints = touchSpreadPoints ?? profile.touchSpreadPoints
         profile.language = language ?? profile.language
         let events: [TraceEvent]
+        // Split once: scaling leaves how the profile splits the script alone.
+        let messages = HumanTypist(profile: profile).messages(of: script)
         if let wordsPerMinute {
             // After the replacements: the slip rate changes how many taps the text takes.
-            (profile, events) = HumanTypist.scaledTrace(of: script, profile: profile, wordsPerMinute: wordsPerMinute, seed: seed)
+            (profile, events) = HumanTypist.scaledTrace(of: script, messages: messages, profile: profile,
+                                                        wordsPerMinute: wordsPerMinute, seed: seed)
         } else {
-            events = HumanTypist(profile: profile).synthesize(script, seed: seed)
+            events = HumanTypist(profile: profile).session(typing: script, messages: messages, seed: seed, recordsTimeline: false).events
         }
-        let typist = HumanTypist(profile: profile)
-        let header = TraceHeader(name: name, language: profile.language, intendedText: typist.intendedText(of: script), source: source)
+        let header = TraceHeader(name: name, language: profile.language, intendedText: HumanTypist.intendedText(of: messages),
+                                 source: source)
         return (header, events)
     }
 

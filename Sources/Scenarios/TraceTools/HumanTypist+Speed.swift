@@ -20,29 +20,37 @@ extension HumanTypist {
     /// profile writes, for the cost of the typing draws.
     public static func scaledTrace(of script: SynthScript, profile: TypistProfile, wordsPerMinute: Double,
                                    seed: UInt64) -> (profile: TypistProfile, events: [TraceEvent]) {
-        let typed = HumanTypist(profile: profile).session(typing: script, seed: seed, recordsTimeline: true)
-        let timeline = typed.timeline!
-        // Each further round only times the trace again; its events are built once, at the end.
-        func times(of scaled: TypistProfile) -> [Int64] {
-            var session = HumanTypistSession(profile: scaled, seed: seed)
-            return session.eventTimes(of: timeline)
-        }
-        let speed = TypingSpeed(typed.events)
+        let typist = HumanTypist(profile: profile)
+        return scaledTrace(of: script, messages: typist.messages(of: script), profile: profile, wordsPerMinute: wordsPerMinute,
+                           seed: seed)
+    }
+
+    /// `scaledTrace(of:profile:wordsPerMinute:seed:)` of a script already split into its
+    /// `messages` (scaling leaves how a profile splits a script alone).
+    static func scaledTrace(of script: SynthScript, messages: [SynthScript], profile: TypistProfile, wordsPerMinute: Double,
+                            seed: UInt64) -> (profile: TypistProfile, events: [TraceEvent]) {
+        var typed = HumanTypist(profile: profile).session(typing: script, messages: messages, seed: seed, recordsTimeline: true)
+        // Each further round only times the trace again, from the standard normals the first
+        // drew; its events are built once, at the end, from the first's (moved, not copied).
+        var timeline = typed.timeline.take()!
+        let events = typed.events
+        typed.events = []
+        let speed = TypingSpeed(events)
         var scaled = profile
         var retimed: [Int64]?
-        func trace() -> [TraceEvent] { retimed.map { HumanTypistSession.retimed(typed.events, at: $0) } ?? typed.events }
-        for round in 0..<6 {
-            if round > 0 { retimed = times(of: scaled) }
+        // Six rounds measure the trace and scale the profile; a seventh only times the trace
+        // of the last scaling.
+        for round in 0...6 {
+            if round > 0 { retimed = timeline.eventTimes(of: scaled) }
+            guard round < 6 else { break }
             let measured = retimed.map { times in speed.wordsPerMinute { times[$0] } }
-                ?? speed.wordsPerMinute { typed.events[$0].time.nanoseconds }
-            guard let measured, measured > 0 else {
-                return (scaled, trace())
-            }
+                ?? speed.wordsPerMinute { events[$0].time.nanoseconds }
+            guard let measured, measured > 0 else { break }
             let ratio = measured / wordsPerMinute
-            if abs(ratio - 1) < 0.01 { return (scaled, trace()) }
+            if abs(ratio - 1) < 0.01 { break }
             scaled = scaled.scaled(by: ratio)
         }
-        retimed = times(of: scaled)
-        return (scaled, trace())
+        guard let retimed else { return (scaled, events) }
+        return (scaled, HumanTypistSession.retimed(consume events, at: retimed))
     }
 }

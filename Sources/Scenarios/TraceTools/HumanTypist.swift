@@ -32,7 +32,7 @@ public struct HumanTypist: Sendable {
         var current: [SynthScript.Segment] = []
         func close() {
             let message = SynthScript(segments: current)
-            if !message.intendedText.allSatisfy(\.isWhitespace) { messages.append(message) }
+            if !Self.isBlank(message.intendedText) { messages.append(message) }
             current = []
         }
         for segment in script.segments {
@@ -48,6 +48,15 @@ public struct HumanTypist: Sendable {
         }
         close()
         return messages
+    }
+
+    /// Whether every character of `text` is white space: `text.allSatisfy(\.isWhitespace)`,
+    /// read from its bytes when they are all ASCII (each byte a cluster of its own but CR LF,
+    /// and CR, LF and CR LF are all white space).
+    static func isBlank(_ text: String) -> Bool {
+        let utf8 = text.utf8
+        guard utf8.allSatisfy({ $0 < 0x80 }) else { return text.allSatisfy(\.isWhitespace) }
+        return utf8.allSatisfy { TypedCharacter.properties(ofASCII: $0).isWhitespace }
     }
 
     /// The lines of `text` between its "\n" characters, as `text.split(separator: "\n",
@@ -78,7 +87,12 @@ public struct HumanTypist: Sendable {
 
     /// The header's intended text for `script`: its messages, one per line.
     public func intendedText(of script: SynthScript) -> String {
-        messages(of: script).map(\.intendedText).joined(separator: "\n")
+        Self.intendedText(of: messages(of: script))
+    }
+
+    /// The header's intended text of a script split into `messages`.
+    static func intendedText(of messages: [SynthScript]) -> String {
+        messages.map(\.intendedText).joined(separator: "\n")
     }
 
     /// The trace of `script`, in time order.
@@ -88,8 +102,13 @@ public struct HumanTypist: Sendable {
 
     /// The session that typed `script`: its trace, and its timeline when `recordsTimeline`.
     func session(typing script: SynthScript, seed: UInt64, recordsTimeline: Bool) -> HumanTypistSession {
+        session(typing: script, messages: messages(of: script), seed: seed, recordsTimeline: recordsTimeline)
+    }
+
+    /// `session(typing:seed:recordsTimeline:)` of a script already split into its `messages`.
+    func session(typing script: SynthScript, messages: [SynthScript], seed: UInt64,
+                 recordsTimeline: Bool) -> HumanTypistSession {
         var session = HumanTypistSession(profile: profile, seed: seed, recordsTimeline: recordsTimeline)
-        let messages = messages(of: script)
         // An event a character, a quarter more for slips, picks and messages: most traces
         // grow their array once.
         let typedBytes = script.segments.reduce(0) { count, segment in
@@ -101,6 +120,7 @@ public struct HumanTypist: Sendable {
             session.timeline!.eventSteps.reserveCapacity(eventsExpected)
             session.timeline!.steps.reserveCapacity(eventsExpected)
             session.timeline!.draws.reserveCapacity(eventsExpected)
+            session.timeline!.normals.reserveCapacity(eventsExpected)
         }
         session.emit(.keyboardShown)
         for (index, message) in messages.enumerated() {
@@ -113,6 +133,7 @@ public struct HumanTypist: Sendable {
             let next = index + 1 < messages.count ? messages[index + 1] : nil
             session.send(next: next?.intendedText)
         }
+        if recordsTimeline { session.timeline!.timingAfterNormals = session.timing }
         return session
     }
 }

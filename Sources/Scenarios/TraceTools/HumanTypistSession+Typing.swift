@@ -99,7 +99,7 @@ extension HumanTypistSession {
 
     /// Types `c` on `found`, its key on the current layout, without a slip.
     mutating func typeKey(_ c: TypedCharacter, found: TypedCharacter.Touch) {
-        key(String(c.character), at: found.center)
+        key(String(c.character), ascii: c.asciiByte, at: found.center)
     }
 
     func suggestibleWordLength(_ characters: [TypedCharacter], at index: Int) -> Int? {

@@ -39,7 +39,7 @@ struct HumanTypistSession {
     /// lognormal (in the order of `Context.allCases`), whether the rhythm model draws and
     /// whether its multipliers do anything.
     let timings: [TypistProfile.ContextTiming]
-    let typingDistributions: [Distribution]
+    let typingSamplers: [Distribution.Lognormal]
     let drawsWithRhythm: Bool
     let rhythmHasMultipliers: Bool
     /// How the clock moved and which typing intervals were drawn, when the session records
@@ -61,14 +61,17 @@ struct HumanTypistSession {
         rhythmDraws = root.derived("rhythm")
         languages = TypingLanguages(start: profile.language)
         timings = TypistProfile.Context.allCases.map { profile[$0] }
-        typingDistributions = timings.map(\.interval).map {
-            Distribution.lognormal(mu: log($0.medianMs), sigma: max($0.sigma, 1e-9))
-        }
+        typingSamplers = Self.typingSamplers(of: profile)
         drawsWithRhythm = profile.drawsWithRhythm
         rhythmHasMultipliers = profile.rhythm?.hasMultipliers == true
     }
 
     var letterLayout: KeyboardLayout { languages.letterLayout }
+
+    /// Each context's lognormal typing interval, in the order of `Context.allCases`.
+    static func typingSamplers(of profile: TypistProfile) -> [Distribution.Lognormal] {
+        profile.contexts.map { Distribution.Lognormal(mu: log($0.interval.medianMs), sigma: max($0.interval.sigma, 1e-9)) }
+    }
 
     // MARK: Events
 
@@ -78,7 +81,7 @@ struct HumanTypistSession {
     }
 
     /// Adds `event` to the trace, noting in the timeline how far the clock had moved.
-    mutating func append(_ event: TraceEvent) {
+    mutating func append(_ event: consuming TraceEvent) {
         events.append(event)
         if let steps = timeline?.steps.count { timeline!.eventSteps.append(Int32(steps)) }
     }
@@ -106,12 +109,13 @@ struct HumanTypistSession {
     /// A key typing `inserted` after its interval, touched on the key centred on `center`
     /// (`nil`: not on the keyboard) or, for a slip, near its edge towards the key centred on
     /// `aim`.
-    mutating func key(_ inserted: String, at center: TouchPoint?, aim: TouchPoint? = nil) {
+    /// `ascii` is the key's text when it is one ASCII byte (the text keeps it as a byte).
+    mutating func key(_ inserted: String, ascii: UInt8? = nil, at center: TouchPoint?, aim: TouchPoint? = nil) {
         advance(correction: false, key: .key(text: inserted, touchUp: nil, point: nil))
         let touchUp = time + hold()
         let point = center.map { TypistModel.touch(center: $0, aim: aim, spread: profile.touchSpreadPoints, &touches) }
         append(TraceEvent(time: time, kind: .key(text: inserted, touchUp: touchUp, point: point)))
-        text.insert(inserted)
+        if let ascii { text.insert(ascii: ascii, inserted) } else { text.insert(inserted) }
         previousCorrects = false
     }
 
@@ -145,7 +149,7 @@ struct HumanTypistSession {
     }
 
     /// A touch's hold: a lognormal 85 ms (σ = 0.25), as `TypistModel`'s.
-    static let holdDistribution = Distribution.lognormal(mu: log(85), sigma: 0.25)
+    static let holdDistribution = Distribution.Lognormal(mu: log(85), sigma: 0.25)
 
     // MARK: Intervals
 
@@ -174,7 +178,7 @@ struct HumanTypistSession {
             duration = rhythmTyping(timing, multiplier: multiplier)
         } else {
             drawn = .typing(context: Int32(index))
-            duration = typing(typingDistributions[index])
+            duration = typing(typingSamplers[index])
         }
         guard timeline != nil else { return .fixed(duration) }
         timeline!.draws.append(drawn)
@@ -186,23 +190,43 @@ struct HumanTypistSession {
     /// the quantile drawn from the context's mixture (its median times the key pair's
     /// `multiplier`), cut at the pause threshold. A pause leaves the chain where it was.
     mutating func rhythmTyping(_ timing: TypistProfile.ContextTiming, multiplier: Double) -> SimDuration {
-        let rho = profile.rhythm?.serialCorrelation ?? 0
         let innovation = StandardNormal.sample(&rhythmDraws)
+        if timeline != nil { timeline!.innovations.append(innovation) }
+        return Self.rhythmInterval(timing, multiplier: multiplier, innovation: innovation, latent: &latent,
+                                   rho: profile.rhythm?.serialCorrelation ?? 0, thresholdMs: profile.pauses.thresholdMs)
+    }
+
+    /// `rhythmTyping(_:multiplier:)` with the rhythm stream's draw `innovation`, the latent
+    /// chain's last value `latent` (stepped) and the rhythm's serial correlation `rho`.
+    static func rhythmInterval(_ timing: TypistProfile.ContextTiming, multiplier: Double, innovation: Double,
+                               latent: inout Double?, rho: Double, thresholdMs: Double) -> SimDuration {
         let z = latent.map { rho * $0 + (1 - rho * rho).squareRoot() * innovation } ?? innovation
         latent = z
-        let mixture = TypingMixture(timing, multiplier: multiplier, thresholdMs: profile.pauses.thresholdMs)
+        let mixture = TypingMixture(timing, multiplier: multiplier, thresholdMs: thresholdMs)
         return TypistModel.duration(milliseconds: mixture.quantile(StandardNormal.cdf(z)))
     }
 
     /// A draw of a context's lognormal typing interval, drawn again while it is over the
-    /// pause threshold.
-    mutating func typing(_ distribution: Distribution) -> SimDuration {
-        let threshold = profile.pauses.thresholdMs
-        for _ in 0..<64 {
-            let ms = distribution.sample(&timing)
-            if ms <= threshold { return TypistModel.duration(milliseconds: ms) }
+    /// pause threshold; the timeline keeps each draw's standard normal.
+    mutating func typing(_ sampler: Distribution.Lognormal) -> SimDuration {
+        let records = timeline != nil
+        return Self.typingInterval(sampler, thresholdMs: profile.pauses.thresholdMs) {
+            let z = Distribution.Lognormal.standardNormal(&timing)
+            if records { timeline!.normals.append(z) }
+            return z
         }
-        return TypistModel.duration(milliseconds: threshold)
+    }
+
+    /// A typing interval of `sampler` cut at `thresholdMs`: drawn again (`normal()` gives
+    /// each draw's standard normal) while it is over the threshold, the threshold itself
+    /// after 64 draws over it.
+    @inline(__always)
+    static func typingInterval(_ sampler: Distribution.Lognormal, thresholdMs: Double, normal: () -> Double) -> SimDuration {
+        for _ in 0..<64 {
+            let ms = sampler.value(standardNormal: normal())
+            if ms <= thresholdMs { return TypistModel.duration(milliseconds: ms) }
+        }
+        return TypistModel.duration(milliseconds: thresholdMs)
     }
 
     /// A pause: the threshold plus a log-logistic excess, at most `maxMs`.

@@ -29,9 +29,19 @@ public struct ReplayedText: Sendable {
     /// The transcript of the dictation in progress, inserted when it stops.
     private var pendingTranscript: String?
     /// The grapheme cluster just before the cursor, or `nil` at the start of the text.
-    public private(set) var characterBeforeCursor: Character?
+    public var characterBeforeCursor: Character? { Self.character(asciiBeforeCursor, other: otherBeforeCursor) }
     /// The last grapheme cluster before the cursor that is not white space, or `nil`.
-    public private(set) var lastNonSpaceBeforeCursor: Character?
+    public var lastNonSpaceBeforeCursor: Character? { Self.character(lastNonSpaceASCII, other: otherLastNonSpace) }
+    /// `characterBeforeCursor` when it is one ASCII byte: that byte (then `otherBeforeCursor`
+    /// is `nil`). A typed key then stores a byte, not a `Character`.
+    private(set) var asciiBeforeCursor: UInt8?
+    /// `characterBeforeCursor` when it is not one ASCII byte.
+    private var otherBeforeCursor: Character?
+    /// `lastNonSpaceBeforeCursor` when it is one ASCII byte: that byte (then
+    /// `otherLastNonSpace` is `nil`).
+    private(set) var lastNonSpaceASCII: UInt8?
+    /// `lastNonSpaceBeforeCursor` when it is not one ASCII byte.
+    private(set) var otherLastNonSpace: Character?
     /// The properties of `characterBeforeCursor`, or `nil` at the start of the text.
     private(set) var propertiesBeforeCursor: TypedCharacter.Properties?
 
@@ -56,20 +66,34 @@ public struct ReplayedText: Sendable {
     /// The number of grapheme clusters in the text.
     public var count: Int { cursorOffset + afterReversed.count }
 
+    /// The cluster kept as the ASCII byte `ascii` or as `other`.
+    private static func character(_ ascii: UInt8?, other: Character?) -> Character? {
+        if let ascii { return TypedCharacter.asciiCharacter(ascii) }
+        return other
+    }
+
+    /// `c` as a byte when it is one ASCII byte, else as itself.
+    private static func split(_ c: Character?) -> (ascii: UInt8?, other: Character?) {
+        guard let c else { return (nil, nil) }
+        if c.utf8.count == 1, let byte = c.utf8.first, byte < 0x80 { return (byte, nil) }
+        return (nil, c)
+    }
+
     /// Sets the clusters before the cursor from the text after an edit other than a fast
     /// insertion.
     private mutating func cursorMoved() {
         if let byte = typedASCII.last {
-            characterBeforeCursor = TypedCharacter.asciiCharacter(byte)
+            (asciiBeforeCursor, otherBeforeCursor) = (byte, nil)
             propertiesBeforeCursor = TypedCharacter.properties(ofASCII: byte)
         } else {
-            characterBeforeCursor = before.last
-            propertiesBeforeCursor = characterBeforeCursor.map { TypedCharacter($0).properties }
+            let last = before.last
+            (asciiBeforeCursor, otherBeforeCursor) = Self.split(last)
+            propertiesBeforeCursor = last.map { TypedCharacter($0).properties }
         }
         if let byte = typedASCII.last(where: { !TypedCharacter.properties(ofASCII: $0).isWhitespace }) {
-            lastNonSpaceBeforeCursor = TypedCharacter.asciiCharacter(byte)
+            (lastNonSpaceASCII, otherLastNonSpace) = (byte, nil)
         } else {
-            lastNonSpaceBeforeCursor = before.last { !$0.isWhitespace }
+            (lastNonSpaceASCII, otherLastNonSpace) = Self.split(before.last { !$0.isWhitespace })
         }
     }
 
@@ -128,23 +152,46 @@ public struct ReplayedText: Sendable {
     /// (a combining mark, a skin tone, a ZWJ): the joined tail is counted again.
     public mutating func insert(_ inserted: String) {
         guard !inserted.isEmpty else { return }
+        if inserted.utf8.count == 1, let byte = inserted.utf8.first, byte < 0x80, typeASCII(byte) { return }
+        insertJoined(inserted)
+    }
+
+    /// `insert(inserted)` of `inserted`, the one ASCII byte `ascii`, told by a caller that
+    /// knows it without reading the string.
+    mutating func insert(ascii: UInt8, _ inserted: @autoclosure () -> String) {
+        if typeASCII(ascii) { return }
+        insertJoined(inserted())
+    }
+
+    /// Keeps the ASCII byte `byte` typed at the cursor as a byte when the text before it
+    /// ends in ASCII (other than CR before LF, which join into one cluster); false, having
+    /// done nothing, otherwise.
+    private mutating func typeASCII(_ byte: UInt8) -> Bool {
         #if DEBUG
         precondition(characterBeforeCursor == (typedASCII.last.map(TypedCharacter.asciiCharacter) ?? before.last),
                      "the cluster before the cursor is kept with the text")
         #endif
-        if inserted.utf8.count == 1, let byte = inserted.utf8.first, byte < 0x80 {
-            let lastByte = typedASCII.last ?? before.utf8.last ?? 0
-            if lastByte < 0x80 && !(lastByte == 0x0D && byte == 0x0A) {
-                typedASCII.append(byte)
-                cursorOffset += 1
-                let character = TypedCharacter.asciiCharacter(byte)
-                let properties = TypedCharacter.properties(ofASCII: byte)
-                characterBeforeCursor = character
-                propertiesBeforeCursor = properties
-                if !properties.isWhitespace { lastNonSpaceBeforeCursor = character }
-                return
-            }
+        let lastByte = typedASCII.last ?? before.utf8.last ?? 0
+        guard lastByte < 0x80 && !(lastByte == 0x0D && byte == 0x0A) else { return false }
+        typedASCII.append(byte)
+        cursorOffset += 1
+        let properties = TypedCharacter.properties(ofASCII: byte)
+        asciiBeforeCursor = byte
+        if otherBeforeCursor != nil { otherBeforeCursor = nil }
+        propertiesBeforeCursor = properties
+        if !properties.isWhitespace {
+            lastNonSpaceASCII = byte
+            if otherLastNonSpace != nil { otherLastNonSpace = nil }
         }
+        return true
+    }
+
+    /// `insert(_:)` joining the typed ASCII to the text first.
+    private mutating func insertJoined(_ inserted: String) {
+        #if DEBUG
+        precondition(characterBeforeCursor == (typedASCII.last.map(TypedCharacter.asciiCharacter) ?? before.last),
+                     "the cluster before the cursor is kept with the text")
+        #endif
         joinTypedASCII()
         let oldLast = characterBeforeCursor
         let tailOffset = before.utf8.count - (oldLast?.utf8.count ?? 0)

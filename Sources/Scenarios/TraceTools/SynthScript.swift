@@ -24,12 +24,18 @@ public struct SynthScript: Sendable, Equatable {
 
     /// The text the script leaves behind: typed text and transcripts, in order.
     public var intendedText: String {
-        segments.map { segment in
-            switch segment {
-            case .typed(let text): text
-            case .dictation(_, let transcript, _): transcript
-            }
-        }.joined()
+        // A message of one segment (most of a typist's) is that segment's text, without an
+        // array and a join.
+        if segments.count == 1 { return Self.text(of: segments[0]) }
+        return segments.map(Self.text(of:)).joined()
+    }
+
+    /// What `segment` leaves behind: its typed text or transcript.
+    private static func text(of segment: Segment) -> String {
+        switch segment {
+        case .typed(let text): text
+        case .dictation(_, let transcript, _): transcript
+        }
     }
 
     /// Creates a script.

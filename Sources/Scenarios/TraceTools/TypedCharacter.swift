@@ -79,9 +79,7 @@ struct TypedCharacter: Sendable {
                 let byte = bytes[offset]
                 let next = offset + 1 < bytes.count ? bytes[offset + 1] : 0
                 if byte < 0x80 && next < 0x80 && !(byte == 0x0D && next == 0x0A) {
-                    let b = Int(byte)
-                    characters.append(TypedCharacter(ascii.characters[b], properties: ascii.properties[b], tableScalar: Int32(byte),
-                                                     touches: (ascii.qwertyTouches[b], ascii.russianTouches[b])))
+                    characters.append(ascii.typed[Int(byte)])
                     offset += 1
                 } else {
                     let c = text[text.utf8.index(text.utf8.startIndex, offsetBy: offset)]
@@ -133,6 +131,9 @@ struct TypedCharacter: Sendable {
         return onRussian ? table.block.russianKeys[table.offset] : table.block.qwertyKeys[table.offset]
     }
 
+    /// The character's one byte when it is ASCII (one scalar below U+0080), else `nil`.
+    var asciiByte: UInt8? { tableScalar >= 0 && tableScalar < 0x80 ? UInt8(tableScalar) : nil }
+
     /// The character's scalar when the tables answer for it, else -1.
     private let tableScalar: Int32
     /// `touch(onRussian:)` on each layer when the tables answer for the character.
@@ -156,6 +157,8 @@ struct TypedCharacter: Sendable {
         let russianKeys: [KeyLookup]
         let qwertyTouches: [Touch]
         let russianTouches: [Touch]
+        /// Each scalar's character with its answers, as `TypedCharacter(_:)` builds it.
+        let typed: [TypedCharacter]
 
         init(_ scalars: Range<UInt32>) {
             // No surrogates below U+0800: every scalar of the range exists.
@@ -165,6 +168,13 @@ struct TypedCharacter: Sendable {
             russianKeys = characters.map { Planner.key(for: $0, letterLayout: .russian) }
             qwertyTouches = qwertyKeys.map(Touch.init)
             russianTouches = russianKeys.map(Touch.init)
+            var typed: [TypedCharacter] = []
+            typed.reserveCapacity(characters.count)
+            for (offset, scalar) in scalars.enumerated() {
+                typed.append(TypedCharacter(characters[offset], properties: properties[offset], tableScalar: Int32(scalar),
+                                            touches: (qwertyTouches[offset], russianTouches[offset])))
+            }
+            self.typed = typed
         }
     }
 

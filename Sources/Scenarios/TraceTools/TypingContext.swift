@@ -35,16 +35,17 @@ enum TypingContext {
         // the same answers as `Character`'s, without their cost on every key.
         guard let properties = text.propertiesBeforeCursor else { return .sentenceStart }
         if properties.isWhitespace {
-            if text.characterBeforeCursor == "\n" { return .sentenceStart }
-            guard let content = text.lastNonSpaceBeforeCursor else { return .sentenceStart }
-            // One ASCII byte is canonically equivalent to itself alone, so its byte decides.
-            if content.utf8.count == 1, let byte = content.utf8.first {
+            // The text keeps a cluster that is one ASCII byte as that byte: "\n" is the byte
+            // 0x0A, and a byte is canonically equivalent to itself alone, so it decides.
+            if text.asciiBeforeCursor == 0x0A { return .sentenceStart }
+            if let byte = text.lastNonSpaceASCII {
                 switch byte {
                 case UInt8(ascii: "."), UInt8(ascii: "!"), UInt8(ascii: "?"): return .sentenceStart
                 case UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: ":"): return .phraseStart
                 default: return .wordStart
                 }
             }
+            guard let content = text.otherLastNonSpace else { return .sentenceStart }
             return content == "…" ? .sentenceStart : .wordStart
         }
         if properties.isLetter || properties.isNumber { return .withinWord }

@@ -27,6 +27,17 @@ struct TypingTimeline: Sendable {
 
     /// The typing intervals drawn, in the order drawn.
     var draws: [Draw] = []
+    /// The standard normal of each uniform the lognormal typing draws took from the session's
+    /// "timing" stream, in order (`Distribution.Lognormal.standardNormal`): the same numbers
+    /// for a typist of any speed, so each further round only scales and exponentiates them.
+    var normals: [Double] = []
+    /// The "timing" stream after `normals`, for a slower typist who draws more intervals
+    /// over the pause threshold again than the recording did (`nil`: a fresh stream is
+    /// meant, and `normals` is empty).
+    var timingAfterNormals: RandomStream?
+    /// The standard normal innovation of each rhythm draw, in order, from the session's
+    /// "rhythm" stream: one a draw, whatever the typist's speed.
+    var innovations: [Double] = []
     /// The clock's steps, in order.
     var steps: [Step] = []
     /// For each event of the trace, the number of steps taken before it.

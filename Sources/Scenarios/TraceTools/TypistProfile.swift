@@ -26,11 +26,22 @@ public struct TypistProfile: Sendable, Equatable {
         /// A picked suggestion, after the letters typed before it.
         case suggestion
 
-        /// The context's place in `allCases` and in a profile's `contexts`.
-        var index: Int { Self.ordered.firstIndex(of: self)! }
-
-        /// `allCases`, built once (the synthesised `allCases` builds its array on every call).
-        private static let ordered = allCases
+        /// The context's place in `allCases` and in a profile's `contexts` (a switch: a
+        /// synthesising typist asks it of every tap; `TypistProfileTests` checks it against
+        /// `allCases`).
+        var index: Int {
+            switch self {
+            case .withinWord: 0
+            case .afterPunctuation: 1
+            case .wordStart: 2
+            case .phraseStart: 3
+            case .sentenceStart: 4
+            case .messageStart: 5
+            case .afterBackspace: 6
+            case .correction: 7
+            case .suggestion: 8
+            }
+        }
     }
 
     /// A lognormal interval: half are shorter than `medianMs`; `sigma` is the standard

@@ -14,9 +14,7 @@ extension Distribution {
     /// - Complexity: O(1) for the parametric cases, O(log n) for a quantile table of n
     ///   points, O(k) per level for a mixture of k components.
     public func sample(_ rng: inout RandomStream) -> Double {
-        let value = unclampedSample(&rng)
-        precondition(!value.isNaN, "a \(kindName) distribution sampled NaN: call validate() before sampling")
-        return Swift.min(Swift.max(value, 0), .greatestFiniteMagnitude)
+        Distribution.clamped(unclampedSample(&rng), kindName: kindName)
     }
 
     /// One draw as a simulated duration, rounded to the nearest nanosecond.
@@ -42,7 +40,7 @@ extension Distribution {
             let z = -SpecialFunctions.normalQuantile(rng.nextOpenUnit() * keptMass)
             return mean + stddev * z
         case .lognormal(let mu, let sigma):
-            return CMath.exp(mu + sigma * SpecialFunctions.normalQuantile(rng.nextOpenUnit()))
+            return Distribution.lognormalValue(mu: mu, sigma: sigma, standardNormal: Lognormal.standardNormal(&rng))
         case .exponential(let mean):
             return -mean * CMath.log(rng.nextOpenUnit())
         case .gamma(let shape, let scale):

@@ -66,6 +66,9 @@ public struct KeyboardLayout: Sendable {
             }
         }
         characterKeys = keys
+        var firstKeys: [String: Int] = [:]
+        for (index, key) in keys.enumerated() where firstKeys[key.label] == nil { firstKeys[key.label] = index }
+        firstKeyByLabel = firstKeys
         shift = Key(label: "[shift]", center: Self.point(shiftCenterX, 2), width: shiftWidth, row: 2, column: -1)
         backspace = Key(label: "[backspace]", center: Self.point(backspaceCenterX, 2), width: backspaceWidth, row: 2, column: 99)
         numbers = Key(label: "[123]", center: Self.point(20.625, 3), width: 41.25, row: 3, column: 0)
@@ -83,9 +86,14 @@ public struct KeyboardLayout: Sendable {
     public func key(for character: Character) -> Key? {
         if character == " " { return space }
         if character == "\n" { return returnKey }
-        let lower = String(character).lowercased()
-        return characterKeys.first { $0.label == lower }
+        // The first character key whose label equals the lower case (a dictionary's keys
+        // compare as `==` does, canonically).
+        return firstKeyByLabel[String(character).lowercased()].map { characterKeys[$0] }
     }
+
+    /// The index in `characterKeys` of the first key with each label, so that `key(for:)`
+    /// hashes a character once instead of comparing it with every label.
+    private let firstKeyByLabel: [String: Int]
 
     /// The keys next to `key` a finger slips onto, with weights: the keys left and right
     /// (weight 2) and the keys above and below that overlap it (weight 1). Only keys of the
