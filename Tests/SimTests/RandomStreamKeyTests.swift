@@ -19,15 +19,13 @@ final class RandomStreamKeyTests: XCTestCase {
         let suffixes = ["", "a", "teh", "don't", "café", "naïve-über", "😀x", String(repeating: "z", count: 40)]
         for seed: UInt64 in [0, .max] {
             for replication in [0, 1_000] {
-                let base = RandomStream.streamKeyBase(seed: seed, replication: replication)
                 for prefix in ["", "cloud.verdict/", "user7/cloud.verdict/"] {
-                    let prefixHash = RandomStream.fnv1a64(prefix)
+                    let hashed = RandomStream.Prefix(seed: seed, replication: replication).appending(prefix)
                     for number in Self.numbers {
                         for suffix in suffixes {
-                            for separator: UInt8 in [0x2F, 0x2E] {
-                                let name = prefix + String(number) + String(UnicodeScalar(separator)) + suffix
-                                XCTAssertEqual(RandomStream.streamKey(base: base, prefixHash: prefixHash, number: number,
-                                                                      separator: separator, suffix: suffix),
+                            for separator in ["/", "."] {
+                                let name = prefix + String(number) + separator + suffix
+                                XCTAssertEqual(hashed.appending(decimal: number).appending(separator).key(suffix),
                                                RandomStream.streamKey(seed: seed, replication: replication, name: name),
                                                "seed \(seed) replication \(replication) name \(name)")
                             }

@@ -33,18 +33,6 @@ extension RandomStream {
         return SplitMix64.mix(SplitMix64.mix(parent ^ derivationTag) ^ fnv1a64(name))
     }
 
-    /// The key of stream `prefix + String(number) + separator + suffix`, as
-    /// `streamKey(seed:replication:name:)` computes it, without building the name: `base` is
-    /// `mix(mix(seed) ^ replication)` and `prefixHash` is `fnv1a64(prefix)`, the hash state
-    /// after the prefix, from which the rest of the name is hashed on.
-    /// - Complexity: O(digits of number + suffix.utf8.count), no allocation.
-    static func streamKey(base: UInt64, prefixHash: UInt64, number: Int, separator: UInt8, suffix: String) -> UInt64 {
-        var hash = fnv1a64(decimal: number, from: prefixHash)
-        hash = fnv1a64(byte: separator, from: hash)
-        hash = fnv1a64(suffix, from: hash)
-        return SplitMix64.mix(base ^ hash)
-    }
-
     /// The FNV-1a state `hash` carried on over the decimal digits of `number`, as
     /// `String(number)` writes them: a number below 10¹⁶ has its digits packed four bits
     /// each into one word, least significant in the highest nibble, then hashed from the most

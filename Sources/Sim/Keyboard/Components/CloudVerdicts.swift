@@ -9,14 +9,8 @@
 struct CloudVerdicts {
     private let recall: Double
     private let falsePositiveRate: Double
-    /// The name-independent part of every stream key, and the hash of "<prefix>cloud.verdict/".
-    private let keyBase: UInt64
-    private let prefixHash: UInt64
-    #if KEYSIM_INTERNAL_CHECKS
-    private let seed: UInt64
-    private let replication: Int
-    private let streamPrefix: String
-    #endif
+    /// The streams `<prefix>cloud.verdict/`, their prefix hashed once.
+    private let verdictPrefix: RandomStream.Prefix
 
     init(config: CloudConfig, seed: UInt64, replication: Int, streamPrefix: String) {
         self.init(config: config, prefix: RandomStream.Prefix(seed: seed, replication: replication).appending(streamPrefix))
@@ -26,25 +20,19 @@ struct CloudVerdicts {
     init(config: CloudConfig, prefix: RandomStream.Prefix) {
         recall = config.recall
         falsePositiveRate = config.falsePositiveRate
-        let verdictPrefix = prefix.appending("cloud.verdict/")
-        keyBase = verdictPrefix.base
-        prefixHash = verdictPrefix.hash
-        #if KEYSIM_INTERNAL_CHECKS
-        seed = prefix.seed
-        replication = prefix.replication
-        streamPrefix = prefix.text
-        #endif
+        verdictPrefix = prefix.appending("cloud.verdict/")
     }
 
     /// The uniform number that decides the cloud's verdict on `word`, the `ordinal`-th word of
     /// the text: the first draw of its stream.
     func draw(ordinal: Int, word: String) -> Double {
-        // The stream's key computed without building its name, and its first draw without
-        // expanding the rest of its state.
-        let key = RandomStream.streamKey(base: keyBase, prefixHash: prefixHash, number: ordinal, separator: 0x2F, suffix: word)
+        // The stream's key computed without building its name (checked against the named
+        // stream's under KEYSIM_INTERNAL_CHECKS), and its first draw without expanding the
+        // rest of its state.
+        let key = verdictPrefix.appending(decimal: ordinal).appending("/").key(word)
         #if KEYSIM_INTERNAL_CHECKS
-        var stream = RandomStream(seed: seed, replication: replication, name: "\(streamPrefix)cloud.verdict/\(ordinal)/\(word)")
-        precondition(stream.key == key && stream.nextDouble() == RandomStream.firstDouble(key: key))
+        var stream = RandomStream(key: key)
+        precondition(stream.nextDouble() == RandomStream.firstDouble(key: key))
         #endif
         return RandomStream.firstDouble(key: key)
     }
