@@ -44,14 +44,32 @@ final class FleetPinningTests: XCTestCase {
                                    limits: limits)
     }
 
+    /// What a run of the pinned fleet gives: the digest, the meter, the fleet's own counts and
+    /// its steps.
+    typealias PinnedRun = (digest: UInt64, meter: SharedBackendMeter, orphans: Int, openMax: Int, requests: Int, steps: [(time: Int64, step: Int)])
+
+    /// The pinned fleet's sessions: 100 users of two sessions each, the starts spread over
+    /// two minutes, in start order.
+    static let plans: [FleetSessionPlan] = {
+        var random = RandomStream(seed: 27, replication: 0, name: "test.fleetPinning.starts")
+        var plans = (0..<200).map { index in
+            FleetSessionPlan(user: index / 2, session: index % 2, start: .zero + .milliseconds(Int64(random.nextInt(below: 120_000))))
+        }
+        plans.sort { ($0.start, $0.user, $0.session) < ($1.start, $1.user, $1.session) }
+        return plans
+    }()
+
     /// Runs the pinned fleet: 100 users of two sessions each, the starts spread over three
     /// minutes; returns the digest, the meter, the fleet's own counts and its steps. `inBursts`:
     /// the fleet steps a session on while its next event is the fleet's next (false: one step
     /// at a time); `runsAhead`: and further, a session with no attempt unanswered. `tickMilliseconds`: the typing's times rounded up to that tick, every task
     /// 2 ms and every round trip 40 ms, so that sessions' events, starts, requests' arrivals and the
-    /// backend's steps tie at the same instants.
-    static func runPinnedFleet(inBursts: Bool = true, runsAhead: Bool = true, tickMilliseconds: Int64? = nil) throws
-        -> (digest: UInt64, meter: SharedBackendMeter, orphans: Int, openMax: Int, requests: Int, steps: [(time: Int64, step: Int)]) {
+    /// backend's steps tie at the same instants. `helpers`: threads that take the runs ahead
+    /// (`FleetHelpers`), and whether the fleet `takesBack` those none has started. `configure`:
+    /// changes a session's keyboard.
+    static func runPinnedFleet(inBursts: Bool = true, runsAhead: Bool = true, tickMilliseconds: Int64? = nil,
+                               helpers: Int = 0, takesBack: Bool = true, configure: @escaping (FleetSessionPlan, inout KeyboardConfig) -> Void = { _, _ in }) throws
+        -> PinnedRun {
         var config = KeyboardConfig()
         config.debounce = .fixed(delay: .milliseconds(250))
         config.network.timeout = .milliseconds(800)
@@ -66,11 +84,7 @@ final class FleetPinningTests: XCTestCase {
             config.network.goodLoss = 0
         }
         let typist = HumanTypist(profile: .chat)
-        var random = RandomStream(seed: 27, replication: 0, name: "test.fleetPinning.starts")
-        var plans = (0..<200).map { index in
-            FleetSessionPlan(user: index / 2, session: index % 2, start: .zero + .milliseconds(Int64(random.nextInt(below: 120_000))))
-        }
-        plans.sort { ($0.start, $0.user, $0.session) < ($1.start, $1.user, $1.session) }
+        let plans = Self.plans
         var closed: [(rank: Int, text: String)] = []
         var requests = 0
         var fleet = FleetSimulation<ArrayTraceSource, ObservationBuffer>(
@@ -82,6 +96,8 @@ final class FleetPinningTests: XCTestCase {
                     let tick = tickMilliseconds * 1_000_000
                     for index in events.indices { events[index].time.nanoseconds = (events[index].time.nanoseconds + tick - 1) / tick * tick }
                 }
+                var config = config
+                configure(plan, &config)
                 return try SessionRunner(simulation: .init(config: config, seed: 11, replication: 0,
                                                            traceKey: "user\(plan.user)/session\(plan.session)",
                                                            header: TraceHeader(intendedText: text), user: plan.user, session: plan.session,
@@ -110,7 +126,12 @@ final class FleetPinningTests: XCTestCase {
         fleet.stepsInBursts = inBursts
         fleet.runsAhead = runsAhead
         fleet.stepOrder = []
+        let pool = helpers == 0 ? nil : FleetHelpers<Int>(threads: helpers, count: 0, window: 1, takesBack: takesBack) { $0 }
+        defer { pool?.finish() }
+        fleet.helpers = pool
         try fleet.run()
+        if let pool, !takesBack { XCTAssertEqual(pool.takenBack, 0, "the helpers took every run") }
+        if let pool { XCTAssertGreaterThan(pool.takenBack + pool.runsOnHelpers, 100, "sessions ran ahead on helpers") }
         var digest = Digest()
         for session in closed.sorted(by: { $0.rank < $1.rank }) { digest.add(session.text) }
         let meter = fleet.backend.meter(at: fleet.backend.clock)
@@ -152,6 +173,22 @@ final class FleetPinningTests: XCTestCase {
         }
     }
 
+    /// Two runs of the pinned fleet with the same outcomes, in which every session took the
+    /// same steps at the same times, and the starts and the backend's wake-ups came in the
+    /// same order at the same times (only sessions' steps may interleave differently).
+    static func assertTheSame(_ run: PinnedRun, _ reference: PinnedRun, _ label: String, line: UInt = #line) {
+        XCTAssertEqual(run.digest, reference.digest, label, line: line)
+        XCTAssertEqual(run.meter, reference.meter, label, line: line)
+        XCTAssertEqual([run.orphans, run.openMax, run.requests], [reference.orphans, reference.openMax, reference.requests], label, line: line)
+        func bySession(_ steps: [(time: Int64, step: Int)]) -> [Int: [Int64]] {
+            Dictionary(grouping: steps.filter { $0.step >= 0 }, by: \.step).mapValues { $0.map(\.time) }
+        }
+        XCTAssertEqual(bySession(run.steps), bySession(reference.steps), "\(label): each session's steps and their times", line: line)
+        XCTAssertEqual(run.steps.filter { $0.step < 0 }.map(\.time), reference.steps.filter { $0.step < 0 }.map(\.time),
+                       "\(label): the starts' and the backend's wake-ups' times", line: line)
+        XCTAssertEqual(run.steps.filter { $0.step < 0 }.map(\.step), reference.steps.filter { $0.step < 0 }.map(\.step), label, line: line)
+    }
+
     /// A session with no attempt unanswered runs ahead of the fleet; that changes only how
     /// independent steps interleave. Every session takes the same steps at the same times, the
     /// backend wakes at the same times and every outcome, the meter and the most sessions
@@ -162,18 +199,59 @@ final class FleetPinningTests: XCTestCase {
             let label = "tick \(tick.map(String.init) ?? "none")"
             let ahead = try Self.runPinnedFleet(inBursts: true, runsAhead: true, tickMilliseconds: tick)
             let single = try Self.runPinnedFleet(inBursts: false, tickMilliseconds: tick)
-            XCTAssertEqual(ahead.digest, single.digest, label)
-            XCTAssertEqual(ahead.meter, single.meter, label)
-            XCTAssertEqual([ahead.orphans, ahead.openMax, ahead.requests], [single.orphans, single.openMax, single.requests], label)
-            func bySession(_ steps: [(time: Int64, step: Int)]) -> [Int: [Int64]] {
-                Dictionary(grouping: steps.filter { $0.step >= 0 }, by: \.step).mapValues { $0.map(\.time) }
-            }
-            XCTAssertEqual(bySession(ahead.steps), bySession(single.steps), "\(label): each session's steps and their times")
-            XCTAssertEqual(ahead.steps.filter { $0.step < 0 }.map(\.time), single.steps.filter { $0.step < 0 }.map(\.time),
-                           "\(label): the starts and the backend's wake-ups")
-            XCTAssertEqual(ahead.steps.filter { $0.step < 0 }.map(\.step), single.steps.filter { $0.step < 0 }.map(\.step), label)
+            Self.assertTheSame(ahead, single, label)
             let reordered = zip(ahead.steps, single.steps).filter { $0.0 != $0.1 }.count
             XCTAssertGreaterThan(reordered, single.steps.count / 10, "\(label): sessions ran ahead")
+        }
+    }
+
+    /// Runs ahead taken on helper threads, while the fleet goes on, change nothing either:
+    /// every session takes the same steps at the same times and every outcome is the same as
+    /// when each run is taken at once, with one helper and with three, with the fleet taking
+    /// back the runs no helper has started and with the helpers taking every one.
+    func testRunsAheadOnHelperThreadsChangeNothing() throws {
+        for tick: Int64? in [nil, 1, 10] {
+            let inline = try Self.runPinnedFleet(tickMilliseconds: tick)
+            for (helpers, takesBack) in [(1, true), (1, false), (3, true), (3, false)] {
+                let label = "tick \(tick.map(String.init) ?? "none"), \(helpers) helpers, taking back \(takesBack)"
+                let run = try Self.runPinnedFleet(tickMilliseconds: tick, helpers: helpers, takesBack: takesBack)
+                Self.assertTheSame(run, inline, label)
+            }
+        }
+    }
+
+    /// A session that fails (its run limit reached) fails the fleet with the error one step
+    /// at a time meets first, whether it failed in order, ahead, or ahead on a helper: a run
+    /// ahead's error is rethrown when the fleet's order reaches the step that threw it.
+    func testTheFirstFailureInTheFleetsOrderIsTheOneThrown() throws {
+        func failure(_ run: () throws -> Void) -> String {
+            do { try run() } catch { return "\(error)" }
+            return "no failure"
+        }
+        // The first session fails late in its typing, and one that starts a second later
+        // fails at once: the first fails first in the order of the steps taken (ahead), the
+        // second in the fleet's.
+        // The first session runs ahead through all its typing (its timer never fires) and
+        // fails on its 100th event; one that starts less than a second later fails on its
+        // third, earlier in the fleet's order. Taken at once, the first's failing step is
+        // taken before the second even starts.
+        let late = Self.plans[0]
+        let early = Self.plans[1]
+        XCTAssertLessThan(early.start, late.start + .seconds(1))
+        let configure: (FleetSessionPlan, inout KeyboardConfig) -> Void = { plan, config in
+            if plan == late {
+                config.debounce = .fixed(delay: .seconds(60))
+                config.limits.eventsMax = 100
+            }
+            if plan == early { config.limits.eventsMax = 3 }
+        }
+        let single = failure { _ = try Self.runPinnedFleet(inBursts: false, configure: configure) }
+        XCTAssertTrue(single.contains("events"), single)
+        XCTAssertEqual(failure { _ = try Self.runPinnedFleet(runsAhead: false, configure: configure) }, single, "in bursts")
+        XCTAssertEqual(failure { _ = try Self.runPinnedFleet(configure: configure) }, single, "running ahead")
+        for (helpers, takesBack) in [(1, true), (1, false), (3, true)] {
+            XCTAssertEqual(failure { _ = try Self.runPinnedFleet(helpers: helpers, takesBack: takesBack, configure: configure) }, single,
+                           "\(helpers) helpers, taking back \(takesBack)")
         }
     }
 }

@@ -260,6 +260,23 @@ final class BundledFleetTests: XCTestCase {
     }
 }
 
+/// A fleet of one partition on more threads than one: helpers synthesise its sessions and
+/// step the sessions that run ahead, each into minutes of its own, added in at the end.
+final class FleetHelpersTests: XCTestCase {
+    func testOnePartitionOnHelpersGivesTheSameMinutes() throws {
+        let busy = try ScenarioLoader.load(path: PackageRoot.path + "/scenarios/fleet/busy-hour.json5")
+        let one = try FleetRunner.run(busy, users: 60, jobs: 1)
+        XCTAssertEqual(one.partitions, [0])
+        XCTAssertGreaterThan(one.summary.keys, 3_000)
+        XCTAssertGreaterThan(one.summary.arrivals, 50)
+        for jobs in [2, 3] {
+            let run = try FleetRunner.run(busy, users: 60, jobs: jobs)
+            XCTAssertEqual(run.minutes, one.minutes, "jobs \(jobs): every minute")
+            XCTAssertEqual(run, one, "jobs \(jobs)")
+        }
+    }
+}
+
 /// Progress reports gathered from the worker threads.
 final class ProgressReports: @unchecked Sendable {
     private let lock = NSLock()

@@ -9,8 +9,9 @@ struct FleetPartitionRun {
     let partition: Int
     let users: Range<Int>
     let tracker: FleetProgressTracker
-    /// Threads that synthesise sessions' typing ahead of the simulation (0: each session's
-    /// is synthesised when it opens, on the simulation's thread). The result is the same.
+    /// Helper threads that synthesise sessions' typing ahead of the simulation and step
+    /// sessions that run ahead of the fleet (`FleetHelpers`; 0: the simulation's thread does
+    /// it all). The result is the same.
     var prepareThreads = 0
 
     /// What a partition produced.
@@ -22,7 +23,7 @@ struct FleetPartitionRun {
 
     /// Sessions closed between progress reports.
     static let progressEvery = 256
-    /// How many sessions past the last opened one the preparing threads may synthesise:
+    /// How many sessions past the last opened one the helpers may synthesise:
     /// enough to ride out a burst of starts, few enough that memory still follows the
     /// sessions open (a prepared session holds its events, some kilobytes).
     static let prepareWindow = 64
@@ -38,16 +39,18 @@ struct FleetPartitionRun {
         let tracker = tracker
         var closedSinceReport = 0
         // Sessions open in plan order (a session's rank is its place in `plans`), so the
-        // feed's positions are the ranks.
-        let prepared = prepareThreads == 0 ? nil : OrderedFeed(count: plans.count, threads: prepareThreads, window: Self.prepareWindow) {
+        // helpers' preparations are numbered by rank.
+        let helpers = prepareThreads == 0 ? nil : FleetHelpers(threads: prepareThreads, count: plans.count, window: Self.prepareWindow) {
             [planner, plans] rank in try planner.prepare(plans[rank])
         }
-        defer { prepared?.finish() }
+        defer { helpers?.finish() }
+        // A lane of minutes per helper, for the sessions it steps ahead.
+        let lanes = [bins] + (0..<(helpers?.threads ?? 0)).map { _ in FleetMinuteBins(spanMinutes: 0, replicas: 0) }
         var fleetSimulation = FleetSimulation<FleetPlanner.Source, FleetMinuteSink>(
             backend: SharedBackend(config: backendConfig), plans: plans,
             open: { plan, rank in
                 bins.update(at: plan.start.nanoseconds) { $0.sessionsStarted += 1 }
-                let session = try prepared?.take(rank) ?? planner.prepare(plan)
+                let session = try helpers?.prepared(rank) ?? planner.prepare(plan)
                 return try planner.open(session, keyboard: keyboard, caches: caches,
                                         sink: FleetMinuteSink(bins: bins, startNanos: plan.start.nanoseconds))
             },
@@ -59,6 +62,8 @@ struct FleetPartitionRun {
                     closedSinceReport = 0
                 }
             })
+        fleetSimulation.helpers = helpers
+        if helpers != nil { fleetSimulation.moveSink = { sink, lane in sink.bins = lanes[lane] } }
         // The backend's meter is read at every minute boundary the fleet passes (its time is
         // then no later than the boundary), and the minute gets the difference.
         var lastMeter = SharedBackendMeter()
@@ -68,6 +73,7 @@ struct FleetPartitionRun {
             lastMeter = meter
         }
         try fleetSimulation.run(boundaryNanos: FleetMinute.lengthNanos, atBoundary: readBoundary)
+        for lane in lanes.dropFirst() { bins.absorb(lane) }
         // The rest: up to the end of the last minute anything happened in (or of the span).
         let lastRead = bins.index(fleetSimulation.lastStepTime.nanoseconds)
         for boundary in stride(from: lastRead + 1, through: bins.minutes.count, by: 1) {

@@ -1,6 +1,8 @@
 /// The minutes of one partition while it runs: every session's sink adds to them, and the
-/// runner adds the backend's meter at each minute boundary. One partition runs on one
-/// thread, so its minutes are shared by reference without locks.
+/// runner adds the backend's meter at each minute boundary. They are shared by reference
+/// without locks, by the sessions stepping on one thread: a helper thread that steps
+/// sessions ahead (`FleetHelpers`) has minutes of its own, a lane, added in at the end
+/// (`absorb`), which gives the same minutes since everything in them adds.
 public final class FleetMinuteBins {
     /// The minutes so far (grown as fleet time passes).
     public private(set) var minutes: [FleetMinute]
@@ -34,5 +36,12 @@ public final class FleetMinuteBins {
             minutes[minute].openSessionNanos += end - start
             start = end
         }
+    }
+
+    /// Adds a lane's minutes (made with no replicas) to these, minute by minute.
+    public func absorb(_ lane: FleetMinuteBins) {
+        precondition(lane.replicas == 0, "a lane adds no replicas")
+        if let last = lane.minutes.last { _ = index(Int64(last.minute) * FleetMinute.lengthNanos) }
+        for minute in lane.minutes { minutes[minute.minute].merge(minute) }
     }
 }

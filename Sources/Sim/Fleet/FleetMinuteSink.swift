@@ -5,8 +5,9 @@
 /// the answered requests' first token and service to the minute the answer reached the
 /// keyboard.
 public struct FleetMinuteSink: ObservationSink {
-    /// The partition's minutes.
-    public let bins: FleetMinuteBins
+    /// The partition's minutes (the lane's of the thread the session steps on: see
+    /// `FleetMinuteBins.absorb`).
+    public var bins: FleetMinuteBins
     /// The session's start, fleet nanoseconds.
     public let startNanos: Int64
 

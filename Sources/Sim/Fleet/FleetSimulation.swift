@@ -44,10 +44,10 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
     /// refused; an attempt it gave up counts until its end comes, which may be never): while
     /// none is, nothing the fleet does can change what the session does next.
     private var unanswered: [Int] = []
-    /// Each slot's session's messages to the backend from a step it took ahead of the fleet
-    /// (`stepSession`), handed over when the fleet's order reaches that step (the session's
-    /// `scheduled` time), and the session's next event after it (its own time).
-    private var parked: [(messages: [SessionPort.Message], next: SessionNext)?] = []
+    /// Each slot's session's business with the fleet left from its run ahead (`stepSession`),
+    /// settled when the fleet's order reaches the step it concerns (the session's `scheduled`
+    /// time).
+    private var parked: [Parked?] = []
     /// Sessions that closed ahead of the fleet, by (fleet time of their last step, rank): they
     /// still count as open (for `sessionsOpenMax`) until the fleet's order passes that step.
     private var closedAhead = Heap<Int>()
@@ -82,7 +82,15 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
     var runsAhead = true
     /// If set (for tests), every step taken is appended: (fleet time, what), where what is a
     /// session step's rank, −1 − rank for a session's start and `Int.min` for the backend.
+    /// A run ahead's steps are appended together, when the fleet takes its outcome.
     var stepOrder: [(time: Int64, step: Int)]?
+    /// Where sessions' runs ahead go to be taken on other threads (`FleetHelpers`); nil: each
+    /// is run on this thread as soon as it starts. The result is the same.
+    public var helpers: (any FleetAheadDispatch)?
+    /// Points a session's sink at lane k's when a helper (k = 1, 2, …) takes a run ahead of
+    /// it, and back at lane 0's (this thread's) after: sinks that share something (a
+    /// partition's minutes) keep a copy of it per lane. Nil: sinks share nothing.
+    public var moveSink: ((inout Sink, Int) -> Void)?
     private var nextStart = 0
     private let open: (FleetSessionPlan, Int) throws -> SessionRunner<Source, Sink>
     private let close: (FleetSessionPlan, ReplicationSummary, Sink) throws -> Void
@@ -268,12 +276,42 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
     }
 
     /// How a burst of a session's steps ended: the messages its last step sent the backend
-    /// (taken from its port), its state after that step, and whether that step was taken
-    /// ahead of the fleet.
+    /// (taken from its port), its state after that step, and whether it runs ahead of the
+    /// fleet from its next event.
     private struct BurstEnd {
         var sent: [SessionPort.Message] = []
         var next: SessionNext
-        var ahead = false
+        var goesAhead = false
+    }
+
+    /// How a session's run ahead of the fleet ended: as a burst does (never going ahead), at
+    /// its last step's fleet time, or with the error that step threw, or paused before its
+    /// next step at `resume`; with its steps if `stepOrder` is kept.
+    private struct AheadEnd {
+        var end: BurstEnd
+        var last: SimTime
+        var failure: (any Error)?
+        var resume: SimTime?
+        var steps: [(time: Int64, step: Int)]?
+    }
+
+    /// A session's business with the fleet from its run ahead, for when the fleet's order
+    /// reaches the step it concerns.
+    private enum Parked {
+        /// What a step taken ahead sent the backend, to hand over; the session's state after.
+        case sent([SessionPort.Message], next: SessionNext)
+        /// A run ahead handed to a helper, the session's runner with it, to take back.
+        case away(Away, AheadRun)
+        /// A step taken ahead threw this, to rethrow.
+        case failed(any Error)
+    }
+
+    /// A run ahead on a helper: the session's runner, and how the run ended once it has.
+    /// Its run's body holds it, so that a helper's run outlives a fleet that gave up.
+    private final class Away: @unchecked Sendable {
+        var runner: SessionRunner<Source, Sink>?
+        var end: AheadEnd?
+        init(_ runner: SessionRunner<Source, Sink>) { self.runner = runner }
     }
 
     /// Steps the session at `time`, then goes on stepping it while its next event stays the
@@ -285,25 +323,42 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
     /// burst: the backend's wake-up may move earlier.
     ///
     /// A session none of whose attempts awaits an answer goes on further, ahead of the
-    /// fleet: until it sends the backend something, nothing another session or the backend
-    /// does can reach it, so its steps are the ones it would take in the fleet's order, and
-    /// the other sessions' and the backend's are untouched by them. What it sends is parked
-    /// with the step's fleet time and handed to the backend when the fleet's order reaches
-    /// that step (`scheduled` is then that time), exactly where it would have been handed
-    /// over; the session waits there. A session that ends ahead closes at once, but counts
-    /// as open until the fleet passes its last step. So every session takes the same steps,
-    /// and the backend receives the same messages in the same order at the same times, as
-    /// one step at a time: only the interleaving of independent steps changes.
+    /// fleet (`runAhead`, `settleAhead`): at once on this thread, or, with `helpers`, on a
+    /// helper thread while the fleet goes on, taken back when the fleet's order reaches the
+    /// run's first step (filed as the session's next event until then).
     private mutating func stepSession(_ rank: Int, at time: SimTime, before boundary: SimTime) throws {
         let slot = Int(slotOfRank[rank])
         scheduled[slot] = nil
         let start = plans[rank].start
         let offset = start - SimTime.zero
-        if let waiting = parked[slot] {
-            // The fleet has reached the step that sent these, taken ahead.
+        if let business = parked[slot] {
+            // The fleet has reached the step this concerns, taken ahead.
             parked[slot] = nil
-            hand(waiting.messages, from: slot, sessionStart: start, at: time)
-            try settle(rank, waiting.next, holding: true)
+            switch business {
+            case .sent(let messages, let next):
+                hand(messages, from: slot, sessionStart: start, at: time)
+                try settle(rank, next, holding: true)
+            case .away(let away, let run):
+                if let progress = helpers!.collect(run, at: time.nanoseconds) {
+                    // A helper's run has got past this step: the fleet goes on until then.
+                    parked[slot] = business
+                    scheduled[slot] = SimTime(nanoseconds: progress)
+                    file(rank, at: scheduled[slot]!)
+                    return
+                }
+                let ahead = away.end!
+                if let resume = ahead.resume {
+                    // Taken back before a helper started it, and run a few steps here: the
+                    // rest is handed over again.
+                    lastStepTime = max(lastStepTime, ahead.last)
+                    if let steps = ahead.steps { stepOrder!.append(contentsOf: steps) }
+                    dispatch(away, rank: rank, slot: slot, from: resume)
+                    return
+                }
+                runners[slot] = away.runner.take()
+                try settleAhead(rank, slot: slot, ahead)
+            case .failed(let error): throw error
+            }
             return
         }
         // The least filed entry may be stale (later than its session's next event, or this
@@ -320,50 +375,131 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
         let mayRunAhead = runsAhead && stepsInBursts && unanswered[slot] == 0
         var last = time
         var steps: [(time: Int64, step: Int)]? = stepOrder == nil ? nil : []
-        // A port with nothing sent and no reply waiting has nothing to hand over, and its
-        // session's backend wake-up is already disarmed: the round trip through it is skipped.
         let end = try withRunner(slot) { runner -> BurstEnd in
-            var ahead = false
             while true {
                 steps?.append((last.nanoseconds, rank))
                 try runner.step()
-                var sent: [SessionPort.Message] = []
-                if !runner.simulation.io.backend.isIdle {
-                    sent = runner.simulation.withBackend { port -> [SessionPort.Message] in
-                        var session = port as! SessionPort
-                        defer { port = session }
-                        return session.takeOutbox()
-                    }
-                }
-                guard !runner.isDone else { return BurstEnd(sent: sent, next: .done, ahead: ahead) }
-                guard let local = runner.nextEventTime else { return BurstEnd(sent: sent, next: .waiting, ahead: ahead) }
+                let sent = Self.takeSent(&runner)
+                guard !runner.isDone else { return BurstEnd(sent: sent, next: .done) }
+                guard let local = runner.nextEventTime else { return BurstEnd(sent: sent, next: .waiting) }
+                guard sent.isEmpty else { return BurstEnd(sent: sent, next: .at(local)) }
                 let next = local + offset
-                guard sent.isEmpty else { return BurstEnd(sent: sent, next: .at(local), ahead: ahead) }
-                if !ahead && !(next.nanoseconds < limitNanos && UInt128(UInt64(next.nanoseconds)) << 64 | rankBits < filedLeast) {
-                    guard mayRunAhead else { return BurstEnd(next: .at(local)) }
-                    ahead = true
+                guard next.nanoseconds < limitNanos && UInt128(UInt64(next.nanoseconds)) << 64 | rankBits < filedLeast else {
+                    return BurstEnd(next: .at(local), goesAhead: mayRunAhead)
                 }
                 last = next
             }
         }
         lastStepTime = max(lastStepTime, last)
         if let steps { stepOrder!.append(contentsOf: steps) }
-        if end.ahead {
-            if !end.sent.isEmpty {
-                parked[slot] = (end.sent, end.next)
-                scheduled[slot] = last
-                file(rank, at: last)
-                return
+        hand(end.sent, from: slot, sessionStart: start, at: last)
+        guard end.goesAhead, case .at(let local) = end.next else { return try settle(rank, end.next, holding: true) }
+        // No attempt of its own awaits an answer, and its next step is not the fleet's next:
+        // it runs ahead from there.
+        let first = local + offset
+        guard helpers != nil else {
+            let recordsSteps = stepOrder != nil
+            let ahead = withRunner(slot) {
+                Self.runAhead(&$0, rank: rank, from: first, offset: offset, recordsSteps: recordsSteps, stepLimit: .max, publishing: nil)
             }
-            if case .done = end.next {
-                closedAhead.insert(rank, key: UInt128(UInt64(last.nanoseconds)) << 64 | UInt128(rank))
-                try closeSession(rank, slot: slot, countedOpen: true)
-                return
-            }
-        } else {
-            hand(end.sent, from: slot, sessionStart: start, at: last)
+            return try settleAhead(rank, slot: slot, ahead)
         }
-        try settle(rank, end.next, holding: true)
+        dispatch(Away(runners[slot].take()!), rank: rank, slot: slot, from: first)
+    }
+
+    /// How many steps of a run ahead the fleet takes itself when its order reaches a run no
+    /// helper has started: a few keys' worth, the rest handed over again, so that the
+    /// helpers, not this thread, take most of the runs.
+    static var stepsTakenBack: Int { 16 }
+
+    /// Hands the session in `slot` (its runner in `away`) to the helpers, to run ahead from
+    /// fleet time `first`: the session is filed there, where the fleet asks for the run.
+    private mutating func dispatch(_ away: Away, rank: Int, slot: Int, from first: SimTime) {
+        let moveSink = moveSink
+        let recordsSteps = stepOrder != nil
+        let offset = plans[rank].start - SimTime.zero
+        away.end = nil
+        let run = AheadRun(deadline: first.nanoseconds) { run, lane in
+            if lane != 0 { moveSink?(&away.runner!.sink, lane) }
+            away.end = Self.runAhead(&away.runner!, rank: rank, from: first, offset: offset, recordsSteps: recordsSteps,
+                                     stepLimit: lane == 0 ? Self.stepsTakenBack : .max, publishing: lane == 0 ? nil : run)
+            if lane != 0 { moveSink?(&away.runner!.sink, 0) }
+        }
+        parked[slot] = .away(away, run)
+        scheduled[slot] = first
+        file(rank, at: first)
+        helpers!.submit(run)
+    }
+
+    /// What the session's last step sent the backend, taken from its port. A port with
+    /// nothing sent and no reply waiting has nothing to hand over, and its session's backend
+    /// wake-up is already disarmed: the round trip through it is skipped.
+    private static func takeSent(_ runner: inout SessionRunner<Source, Sink>) -> [SessionPort.Message] {
+        guard !runner.simulation.io.backend.isIdle else { return [] }
+        return runner.simulation.withBackend { port -> [SessionPort.Message] in
+            var session = port as! SessionPort
+            defer { port = session }
+            return session.takeOutbox()
+        }
+    }
+
+    /// Runs a session ahead of the fleet from its next event, at fleet time `first`, until a
+    /// step sends the backend something, it is done, or it waits for the backend: until then
+    /// nothing another session or the backend does can reach it, so its steps are the ones
+    /// it would take in the fleet's order, and nothing else's steps depend on them. Touches
+    /// nothing but the session: it may run on a helper thread (`FleetHelpers`). A step that
+    /// throws ends the run with its error. After `stepLimit` steps it pauses. `publishing`:
+    /// the run on a helper, whose progress it publishes after every step.
+    private static func runAhead(_ runner: inout SessionRunner<Source, Sink>, rank: Int, from first: SimTime, offset: SimDuration,
+                                 recordsSteps: Bool, stepLimit: Int, publishing run: AheadRun?) -> AheadEnd {
+        var last = first
+        var taken = 0
+        var steps: [(time: Int64, step: Int)]? = recordsSteps ? [] : nil
+        do {
+            while true {
+                steps?.append((last.nanoseconds, rank))
+                try runner.step()
+                let sent = takeSent(&runner)
+                guard !runner.isDone else { return AheadEnd(end: BurstEnd(sent: sent, next: .done), last: last, steps: steps) }
+                guard let local = runner.nextEventTime else {
+                    return AheadEnd(end: BurstEnd(sent: sent, next: .waiting), last: last, steps: steps)
+                }
+                guard sent.isEmpty else { return AheadEnd(end: BurstEnd(sent: sent, next: .at(local)), last: last, steps: steps) }
+                taken += 1
+                guard taken < stepLimit else {
+                    return AheadEnd(end: BurstEnd(next: .at(local)), last: last, resume: local + offset, steps: steps)
+                }
+                last = local + offset
+                run?.progress.store(last.nanoseconds, ordering: .releasing)
+            }
+        } catch {
+            return AheadEnd(end: BurstEnd(next: .waiting), last: last, failure: error, steps: steps)
+        }
+    }
+
+    /// Settles a session's run ahead of the fleet once the fleet has it (at once, or when its
+    /// order reaches the run's first step): what its last step sent is parked with that step's
+    /// fleet time, and handed to the backend when the fleet's order reaches that step, exactly
+    /// where one step at a time would have handed it over; a step that threw is rethrown
+    /// there too. A session that ended closes at once, but counts as open until the fleet
+    /// passes its last step. So every session takes the same steps, and the backend receives
+    /// the same messages in the same order at the same times, as one step at a time: only
+    /// the interleaving of independent steps changes.
+    private mutating func settleAhead(_ rank: Int, slot: Int, _ ahead: AheadEnd) throws {
+        lastStepTime = max(lastStepTime, ahead.last)
+        if let steps = ahead.steps { stepOrder!.append(contentsOf: steps) }
+        if let failure = ahead.failure {
+            parked[slot] = .failed(failure)
+        } else if !ahead.end.sent.isEmpty {
+            parked[slot] = .sent(ahead.end.sent, next: ahead.end.next)
+        } else if case .done = ahead.end.next {
+            closedAhead.insert(rank, key: UInt128(UInt64(ahead.last.nanoseconds)) << 64 | UInt128(rank))
+            return try closeSession(rank, slot: slot, countedOpen: true)
+        } else {
+            return try settle(rank, ahead.end.next)  // waiting for the backend
+        }
+        scheduled[slot] = ahead.last
+        file(rank, at: ahead.last)
     }
 
     /// Hands the backend what the session in `slot` (started at `sessionStart`) sent in its
