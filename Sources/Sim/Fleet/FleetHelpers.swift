@@ -38,8 +38,8 @@ public final class FleetHelpers<Prepared: Sendable>: FleetAheadDispatch, @unchec
     private var pending: [AheadRun] = []
     private var stopped = false
     /// Bumped (under the lock) by every `submit` and taken preparation: an idle helper spins
-    /// on it a while before it sleeps, since waking a sleeping thread takes longer than most
-    /// runs' slack.
+    /// on it a while before it sleeps, since waking a sleeping thread takes longer than the
+    /// fleet takes to reach most runs.
     private let news = Atomic<Int>(0)
     private let finished = DispatchGroup()
     /// Runs ahead the simulation took back before any helper started them, runs helpers
@@ -147,7 +147,8 @@ public final class FleetHelpers<Prepared: Sendable>: FleetAheadDispatch, @unchec
     }
 
     /// Stops the helpers once their work in hand is done, and waits for them. Runs ahead
-    /// still pending are dropped (the simulation gave up).
+    /// still pending are dropped (the simulation gave up). Call it once the simulation is
+    /// done or gives up (a `defer`): the helpers' threads hold the pool until then.
     public func finish() {
         condition.lock()
         stopped = true
@@ -192,7 +193,8 @@ public final class FleetHelpers<Prepared: Sendable>: FleetAheadDispatch, @unchec
         if news.load(ordering: .acquiring) == seen && !stopped { condition.wait() }
     }
 
-    /// How many times an idle helper looks for news before it sleeps: some 100 µs.
+    /// How many times an idle helper looks for news before it sleeps: some tens of
+    /// microseconds.
     static var spins: Int { 20_000 }
 
     /// The next job (the condition locked), waiting for one; nil once stopped.
