@@ -17,7 +17,7 @@ import Sim
 // each replayed alone by the keyboard with the scenario's own cloud inside its simulation (as
 // `keysim run` replays a trace), one after another: the keyboard on the fleet's typing with
 // neither the shared backend, the fleet's stepping nor synthesis. It tells how much of the gap
-// between `fleet_keys_per_s` and `keyboard_keys_per_s` is the workload (chat sessions of a
+// between `fleet_jobs1_keys_per_s` and `keyboard_keys_per_s` is the workload (chat sessions of a
 // few hundred keys with fixes and requests, against one long field of a dozen words).
 // `fleet_jobs2_speedup`: the same fleet (one partition) with `--jobs 1` over `--jobs 2`, where
 // the second thread is a helper.

@@ -17,7 +17,7 @@ import Synchronization
 ///   fleet goes on until it reaches the run's progress again.
 ///
 /// Helpers keep a few preparations ready before anything else (a session that cannot open
-/// holds the whole fleet up), then take runs ahead, the one the fleet needs first first
+/// holds the whole fleet up), then take runs ahead, the one the fleet needs soonest first
 /// (the others the simulation may take back itself meanwhile), then prepare further.
 public final class FleetHelpers<Prepared: Sendable>: FleetAheadDispatch, @unchecked Sendable {
     /// The number of helper threads; a run ahead taken on helper k (1…threads) is run with
