@@ -158,8 +158,6 @@ public final class FleetHelpers<Prepared: Sendable>: FleetAheadDispatch, @unchec
         finished.wait()
     }
 
-    deinit { finish() }
-
     private enum Job { case prepare(Int), ahead(AheadRun) }
 
     /// A helper's loop, with the condition locked except while it works.
