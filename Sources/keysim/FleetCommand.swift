@@ -21,7 +21,7 @@ struct FleetCommand: JobCommand {
                 .option("users", \.users, value: "N", help: "Users to simulate (default: the fleet's users); they stand for the fleet's daily users.",
                         .integer(in: 1...FleetConfig.usersMax)),
                 JobOptions.seed(),
-                .option("jobs", \.job.jobs, value: "N", help: "Threads to run on: partitions at once, spare ones helping them (synthesising sessions, stepping those that run ahead) (default: the cores); results are the same for any N.",
+                .option("jobs", \.job.jobs, value: "N", help: "Threads to run on: partitions at once, spare ones helping them (synthesising sessions, stepping those that run ahead; at most as many as the cores leave free) (default: the cores); results are the same for any N.",
                         .integer(in: 1...256)),
                 JobOptions.db(),
                 .repeating("set", \.overrides, value: "PATH=VALUE", help: "Override a scenario field, e.g. fleet.backend.replicas=4.", .override),

@@ -274,6 +274,32 @@ final class FleetHelpersTests: XCTestCase {
             XCTAssertEqual(run.minutes, one.minutes, "jobs \(jobs): every minute")
             XCTAssertEqual(run, one, "jobs \(jobs)")
         }
+        // More helpers than this machine's cores leave free (`FleetRunner` gives no more):
+        // the partition run itself, on 2 and 3 helpers.
+        var fleet = busy.fleet!
+        fleet.users = 60
+        let planner = FleetPlanner(fleet: fleet, seed: busy.seed)
+        for helpers in [2, 3] {
+            var run = FleetPartitionRun(scenario: busy, fleet: fleet, planner: planner, partition: 0, users: 0..<60,
+                                        tracker: FleetProgressTracker(partitions: 1, progress: nil))
+            run.prepareThreads = helpers
+            let outcome = try run.run()
+            XCTAssertEqual(outcome.minutes, one.minutes, "\(helpers) helpers: every minute")
+            XCTAssertEqual(outcome.sessions, one.sessions, "\(helpers) helpers")
+        }
+    }
+
+    /// Helpers take the threads `--jobs` leaves free, shared out among the partitions run at
+    /// once, but never more than the cores leave free.
+    func testHelpersTakeTheThreadsLeftFreeUpToTheCores() {
+        XCTAssertEqual(FleetRunner.helperThreads(jobs: 1, running: 1, cores: 8), 0)
+        XCTAssertEqual(FleetRunner.helperThreads(jobs: 2, running: 1, cores: 2), 1, "one partition on two cores")
+        XCTAssertEqual(FleetRunner.helperThreads(jobs: 32, running: 1, cores: 2), 1, "--jobs 32 on two cores")
+        XCTAssertEqual(FleetRunner.helperThreads(jobs: 3, running: 1, cores: 4), 2)
+        XCTAssertEqual(FleetRunner.helperThreads(jobs: 8, running: 2, cores: 8), 3)
+        XCTAssertEqual(FleetRunner.helperThreads(jobs: 5, running: 2, cores: 8), 1, "a thread left over is not shared")
+        XCTAssertEqual(FleetRunner.helperThreads(jobs: 8, running: 4, cores: 2), 0, "more partitions than cores")
+        XCTAssertEqual(FleetRunner.helperThreads(jobs: 4, running: 4, cores: 8), 0)
     }
 }
 

@@ -34,9 +34,7 @@ public enum FleetRunner {
         // failure the rest are skipped and the earliest failure is rethrown.
         let slots = ResultSlots<FleetPartitionRun.Outcome>(count: held.count)
         let running = min(jobs, max(1, held.count))
-        // Threads the partitions leave free synthesise their sessions' typing ahead of them
-        // (a fleet of one partition on two cores: one simulates, one synthesises).
-        let prepareThreads = (jobs - running) / running
+        let prepareThreads = helperThreads(jobs: jobs, running: running, cores: ProcessInfo.processInfo.activeProcessorCount)
         DispatchQueue.concurrentPerform(iterations: running) { _ in
             while let slot = slots.claim() {
                 let partition = held[slot]
@@ -63,6 +61,16 @@ public enum FleetRunner {
                            represents: fleet.represents, partitionCount: fleet.partitions.count, partitions: held,
                            spanMinutes: fleet.day.minutes, startHour: fleet.day.startHour, dayShare: fleet.day.spanShare,
                            minutes: minutes, sessions: runs.map(\.sessions).reduce(0, +), sessionsOpenMax: runs.map(\.sessionsOpenMax))
+    }
+
+    /// Helper threads for each of `running` partitions run at once: the threads `jobs` leaves
+    /// free, shared out evenly (a fleet of one partition on two cores: one simulates, one
+    /// synthesises sessions and steps those that run ahead). Never more than the `cores` leave
+    /// free: a helper waits by spinning a while, so helpers beyond the cores would only take
+    /// turns with the threads doing the work (`--jobs 32` on two cores ran the busy hour three
+    /// times slower). The result is the same for any number of helpers.
+    static func helperThreads(jobs: Int, running: Int, cores: Int) -> Int {
+        max(0, min(jobs, cores) - running) / running
     }
 
     /// The scenario as run: its configuration after policy and overrides, and the content
