@@ -23,6 +23,21 @@ extension SQLiteTests {
         }
     }
 
+    /// An immutable open names the file by a `file:` URI: a relative path is made absolute
+    /// from the working directory, and bytes a URI reads otherwise are percent-encoded.
+    func testTheURIPathOfAnImmutableOpen() throws {
+        let directory = FileManager.default.currentDirectoryPath
+        let encodedDirectory = Database.uriPath(directory)
+        XCTAssertTrue(encodedDirectory.hasPrefix("/"), encodedDirectory)
+        XCTAssertEqual(Database.uriPath("r 1#%?é.sqlite"), encodedDirectory + "/r%201%23%25%3F%C3%A9.sqlite")
+        XCTAssertEqual(Database.uriPath("/abs/report.sqlite"), "/abs/report.sqlite")
+        // And the database opens by it.
+        let path = temporaryPath("immutable #1.sqlite")
+        try Database(path: path).execute("CREATE TABLE t(x); INSERT INTO t VALUES (7)")
+        let immutable = try Database(path: path, immutable: true)
+        XCTAssertEqual(try immutable.query("SELECT x FROM t"), [[.integer(7)]])
+    }
+
     func testOpeningFailuresAndReadOnly() throws {
         let missing = temporaryPath("no/such/dir/report.sqlite")
         XCTAssertThrowsError(try Database(path: missing)) { error in

@@ -90,7 +90,10 @@ public final class Database {
         var absolute = path
         if !path.hasPrefix("/") {
             var buffer = [CChar](repeating: 0, count: 4096)
-            if getcwd(&buffer, buffer.count) != nil { absolute = String(cString: buffer) + "/" + path }
+            if getcwd(&buffer, buffer.count) != nil {
+                let directory = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+                absolute = String(decoding: directory, as: UTF8.self) + "/" + path
+            }
         }
         var text = ""
         for byte in absolute.utf8 {
