@@ -13,7 +13,7 @@ public struct SessionRunner<Source: TraceEventSource, Sink: ObservationSink> {
 
     /// Starts `simulation` on the trace `source` (its extension starts at time zero).
     /// Throws what the source throws.
-    public init(simulation: KeyboardSimulation, source: Source, sink: Sink) throws {
+    public init(simulation: consuming KeyboardSimulation, source: consuming Source, sink: consuming Sink) throws {
         self.simulation = simulation
         self.source = source
         self.sink = sink
