@@ -350,8 +350,7 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
                 if let resume = ahead.resume {
                     // Taken back before a helper started it, and run a few steps here: the
                     // rest is handed over again.
-                    lastStepTime = max(lastStepTime, ahead.last)
-                    if let steps = ahead.steps { stepOrder!.append(contentsOf: steps) }
+                    noteSteps(of: ahead)
                     dispatch(away, rank: rank, slot: slot, from: resume)
                     return
                 }
@@ -479,6 +478,13 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
         }
     }
 
+    /// Notes the steps a run ahead took: its last step's time, and the steps themselves when
+    /// `stepOrder` is kept.
+    private mutating func noteSteps(of ahead: AheadEnd) {
+        lastStepTime = max(lastStepTime, ahead.last)
+        if let steps = ahead.steps { stepOrder!.append(contentsOf: steps) }
+    }
+
     /// Settles a session's run ahead of the fleet once the fleet has it (at once, or when its
     /// order reaches the run's first step): what its last step sent is parked with that step's
     /// fleet time, and handed to the backend when the fleet's order reaches that step, exactly
@@ -488,8 +494,7 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
     /// the same messages in the same order at the same times, as one step at a time: only
     /// the interleaving of independent steps changes.
     private mutating func settleAhead(_ rank: Int, slot: Int, _ ahead: AheadEnd) throws {
-        lastStepTime = max(lastStepTime, ahead.last)
-        if let steps = ahead.steps { stepOrder!.append(contentsOf: steps) }
+        noteSteps(of: ahead)
         if let failure = ahead.failure {
             parked[slot] = .failed(failure)
         } else if !ahead.end.sent.isEmpty {
