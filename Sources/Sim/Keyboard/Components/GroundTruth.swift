@@ -2,7 +2,13 @@
 /// aligned with the typed words by minimal word-level edit distance (`WordAligner`); else
 /// the checker's lexicon; else none.
 struct GroundTruth {
+    /// The field's aligner, once a verdict has been asked for.
     private var aligner: WordAligner?
+    /// The field's intended text while no verdict has been asked for: its aligner is built
+    /// then, so that a field replaced before any verdict costs nothing (a fleet's session
+    /// opens its first message's field right after it starts, replacing the session's whole
+    /// text). An aligner with nothing aligned yet ignores edits, so none is lost.
+    private var unalignedText: String?
     private let lexicon: Set<String>
     /// The job's memos, for the words of intended texts.
     private let caches: SimulationCaches
@@ -10,14 +16,15 @@ struct GroundTruth {
     private var alignedEndUTF8 = 0
 
     init(intendedText: String?, lexicon: Set<String>, caches: SimulationCaches) {
-        aligner = intendedText.map { WordAligner(intendedText: $0, caches: caches) }
+        unalignedText = intendedText
         self.lexicon = lexicon
         self.caches = caches
     }
 
     /// A new field: its intended text, if known, decides from now on.
     mutating func fieldChanged(intendedText: String?) {
-        aligner = intendedText.map { WordAligner(intendedText: $0, caches: caches) }
+        aligner = nil
+        unalignedText = intendedText
         alignedEndUTF8 = 0
     }
 
@@ -32,6 +39,7 @@ struct GroundTruth {
 
     /// Whether the word typed as the `ordinal`-th word of `text` is an error, and its fix when known.
     mutating func verdict(ordinal: Int, word: String, text: TextBuffer) -> (isError: Bool, fix: String?) {
+        if let intendedText = unalignedText.take() { aligner = WordAligner(intendedText: intendedText, caches: caches) }
         if aligner != nil {
             let verdict = aligner!.verdict(ofWord: ordinal) { i in
                 text.wordRange(ofToken: i).map { text.string(utf8: $0) } ?? ""
