@@ -90,42 +90,56 @@ func engineEventsPerSecond() -> Double {
 /// process does; the others take the record blocks the one before left in the bench's
 /// `RecordArena`, as work after it does, and share its `SimulationCaches`, as a job's runs do. `KEYSIM_BENCH_VERBOSE=1` shows each repetition's time and page faults.
 func keyboardKeysPerSecond() -> Double {
-    let words = ["the", "quick", "brown", "fox", "jumps", "over", "a", "lazy", "dog", "and", "runs", "away"]
-    var events: [TraceEvent] = []
-    var intended: [String] = []
-    var t = 0.0
-    var rng = RandomStream(seed: 5, replication: 0, name: "bench.typist")
-    while events.count < 200_000 {
-        let word = words[rng.nextInt(below: words.count)]
-        intended.append(word)
-        // One word in twenty carries an uncorrected typo, so the checkers have work.
-        let typed = rng.nextInt(below: 20) == 0 ? String(word.reversed()) : word
-        for character in typed + (rng.nextInt(below: 10) == 0 ? ". " : " ") {
-            t += 80 + 200 * rng.nextDouble()
-            events.append(TraceEvent(time: SimTime(milliseconds: t), kind: .key(text: String(character), touchUp: nil, point: nil)))
-        }
-    }
-    let header = TraceHeader(intendedText: intended.joined(separator: " "))
-    // The bundled default scenario's keyboard: the seed's numbers and the suggestion bar's
-    // dictionary, so that typing quality is measured too.
-    var keyboard = benchScenario(replications: 1).keyboard
-    precondition(keyboard.typing.dictionary != nil, "the default scenario names a dictionary")
-    // The per-key path, in one field of 200,000 characters: no chip is accepted, since a fix
-    // rewrites the field (O(field), cheap in a message, not in a text this long).
-    keyboard.underlines.acceptanceRate = 0
-    var rates: [Double] = []
+    let workload = KeyboardWorkload()
+    return median((0..<3).map { workload.keysPerSecond(repetition: $0) })
+}
+
+/// The keyboard line's typing and keyboard, built once; each repetition replays it afresh.
+struct KeyboardWorkload {
+    let events: [TraceEvent]
+    let header: TraceHeader
+    let keyboard: KeyboardConfig
     let arena = RecordArena()
     let caches = SimulationCaches()
-    for repetition in 0..<3 {
+
+    init() {
+        let words = ["the", "quick", "brown", "fox", "jumps", "over", "a", "lazy", "dog", "and", "runs", "away"]
+        var events: [TraceEvent] = []
+        var intended: [String] = []
+        var t = 0.0
+        var rng = RandomStream(seed: 5, replication: 0, name: "bench.typist")
+        while events.count < 200_000 {
+            let word = words[rng.nextInt(below: words.count)]
+            intended.append(word)
+            // One word in twenty carries an uncorrected typo, so the checkers have work.
+            let typed = rng.nextInt(below: 20) == 0 ? String(word.reversed()) : word
+            for character in typed + (rng.nextInt(below: 10) == 0 ? ". " : " ") {
+                t += 80 + 200 * rng.nextDouble()
+                events.append(TraceEvent(time: SimTime(milliseconds: t), kind: .key(text: String(character), touchUp: nil, point: nil)))
+            }
+        }
+        self.events = events
+        header = TraceHeader(intendedText: intended.joined(separator: " "))
+        // The bundled default scenario's keyboard: the seed's numbers and the suggestion bar's
+        // dictionary, so that typing quality is measured too.
+        var keyboard = benchScenario(replications: 1).keyboard
+        precondition(keyboard.typing.dictionary != nil, "the default scenario names a dictionary")
+        // The per-key path, in one field of 200,000 characters: no chip is accepted, since a fix
+        // rewrites the field (O(field), cheap in a message, not in a text this long).
+        keyboard.underlines.acceptanceRate = 0
+        self.keyboard = keyboard
+    }
+
+    /// One replay, keys per second of wall time.
+    func keysPerSecond(repetition: Int) -> Double {
         var source = ArrayTraceSource(events)
         var sink = ObservationBuffer(arena: arena)
         var simulation = KeyboardSimulation(config: keyboard, seed: 1, replication: repetition, header: header, caches: caches)
         var summary: ReplicationSummary?
         let elapsed = seconds { summary = try? simulation.run(&source, into: &sink) }
         precondition(summary?.edits == events.count && sink.keys.count == events.count)
-        rates.append(Double(events.count) / elapsed)
+        return Double(events.count) / elapsed
     }
-    return median(rates)
 }
 
 
