@@ -170,6 +170,51 @@ final class TypingQualityTests: XCTestCase {
         XCTAssertEqual(quality.words.map(\.firstInBarPrefix), [2])
     }
 
+    /// A trace of messages: the header's text is the whole trace's, and the trace opens its
+    /// first field before any key. The words are numbered from the first field's first word,
+    /// through the fields, whatever the header holds.
+    func testWordsOfFieldsAreNumberedFromTheFirstFieldNotAfterTheHeader() throws {
+        func key(_ ms: Double, _ text: String) -> TraceEvent {
+            TraceEvent(time: SimTime(milliseconds: ms), kind: .key(text: text, touchUp: nil, point: nil))
+        }
+        func quality(header: String?) throws -> TypingQuality {
+            var source = ArrayTraceSource([
+                TraceEvent(time: .zero, kind: .field(FieldChange(.opened, intendedText: "they toast"))),
+                key(100, "t"), key(200, "h"), key(300, "e"), key(400, "y"), key(500, " "),
+                key(600, "t"), key(700, "o"), key(800, "a"), key(900, "s"), key(1000, "t"),
+                TraceEvent(time: SimTime(milliseconds: 2000), kind: .field(FieldChange(.cleared, intendedText: "then ok"))),
+                key(2100, "t"), key(2200, "h"), key(2300, "e"), key(2400, "n"),
+            ])
+            var sink = ObservationBuffer()
+            var simulation = KeyboardSimulation(config: config(lift: 0), seed: 1, replication: 0,
+                                                header: header.map { TraceHeader(intendedText: $0) })
+            return try XCTUnwrap(try simulation.run(&source, into: &sink).typingQuality)
+        }
+        let words = try quality(header: "they toast\nthen ok").words
+        // "they" and "toast" of the first field, "then" of the second ("ok" is never reached).
+        XCTAssertEqual(words.map(\.ordinal), [0, 1, 2])
+        XCTAssertEqual(words.map(\.intendedLength), [4, 5, 4])
+        XCTAssertEqual(try quality(header: nil), try quality(header: "they toast\nthen ok"))
+        XCTAssertEqual(try quality(header: "a header of another text altogether"), try quality(header: nil))
+    }
+
+    /// A key typed against the header's text before the trace opens a field makes the
+    /// header's text a field like any other: its words come first.
+    func testTheHeadersWordsCountOnceTypedIn() throws {
+        var source = ArrayTraceSource([
+            TraceEvent(time: .zero, kind: .key(text: "o", touchUp: nil, point: nil)),
+            TraceEvent(time: SimTime(milliseconds: 100), kind: .key(text: "k", touchUp: nil, point: nil)),
+            TraceEvent(time: SimTime(milliseconds: 1000), kind: .field(FieldChange(.cleared, intendedText: "the"))),
+            TraceEvent(time: SimTime(milliseconds: 1100), kind: .key(text: "t", touchUp: nil, point: nil)),
+        ])
+        var sink = ObservationBuffer()
+        var simulation = KeyboardSimulation(config: config(lift: 0), seed: 1, replication: 0,
+                                            header: TraceHeader(intendedText: "ok then"))
+        let quality = try XCTUnwrap(try simulation.run(&source, into: &sink).typingQuality)
+        // "ok" (0) of the header's two words, then "the" (2).
+        XCTAssertEqual(quality.words.map(\.ordinal), [0, 2])
+    }
+
     func testNoDictionaryNoQuality() throws {
         var source = ArrayTraceSource([TraceEvent(time: .zero, kind: .key(text: "a", touchUp: nil, point: nil))])
         var sink = ObservationBuffer()

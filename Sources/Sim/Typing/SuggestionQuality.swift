@@ -45,6 +45,12 @@ struct SuggestionQuality: KeyboardComponent {
     /// Words of earlier fields, scored when their field ended, and how many words they had.
     private var earlierWords: [WordQuality] = []
     private var earlierWordCount = 0
+    /// Whether `intendedWords` are the trace header's, not yet replaced by a field's. The
+    /// header's text stands for the whole trace: when the trace opens a field of its own before
+    /// anything is typed, the header's words were never a field, and do not count among the
+    /// words before the field's (a trace of messages would otherwise number its words from the
+    /// header's word count on).
+    private var intendedFromHeader: Bool
     /// Bars by key index.
     private(set) var bars: [Bar] = []
     /// The bar of the last landed edit and the text version it was for, when the next edit
@@ -68,6 +74,7 @@ struct SuggestionQuality: KeyboardComponent {
         self.rerankLift = rerankLift
         self.lifts = lifts
         self.caches = caches
+        intendedFromHeader = intendedText != nil
         if isOn { intendedWords = intendedText.map(words(of:)) }
     }
 
@@ -88,9 +95,13 @@ struct SuggestionQuality: KeyboardComponent {
     /// words (from `intendedText`, or its final text when `nil`) against the bars to come.
     mutating func fieldChanged(finalText: TextBuffer, intendedText: String?) {
         guard isOn else { return }
-        let (words, count) = score(finalText: finalText)
-        earlierWords += words.map { var word = $0; word.ordinal += earlierWordCount; return word }
-        earlierWordCount += count
+        // The header's words, standing in for a field nothing was typed in: not a field.
+        if !(intendedFromHeader && bars.count == fieldStartKey && finalText.utf8.isEmpty) {
+            let (words, count) = score(finalText: finalText)
+            earlierWords += words.map { var word = $0; word.ordinal += earlierWordCount; return word }
+            earlierWordCount += count
+        }
+        intendedFromHeader = false
         fieldStartKey = bars.count
         intendedWords = intendedText.map(words(of:))
         extendable = nil

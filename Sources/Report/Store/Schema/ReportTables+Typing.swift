@@ -14,7 +14,7 @@ extension ReportTables {
         init() {
             var t = ReportTableBuilder(Self.self, "words", rowPer: "word of the intended text the run reached (words empty after stripping punctuation are left out)")
             runID = t.runID()
-            wordOrdinal = t.column("word_ordinal", "the word's place")
+            wordOrdinal = t.column("word_ordinal", "the word's place among the intended words of the trace's fields, from 0")
             intendedLength = t.column("intended_length", "L, characters of the intended word")
             keystrokes = t.column("keystrokes", "edits that left the text inside this word")
             firstInBarPrefix = t.column("first_in_bar_prefix", "p₁: prefix length of the first bar holding the word; NULL if none did")
