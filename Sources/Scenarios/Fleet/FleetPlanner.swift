@@ -200,11 +200,19 @@ extension FleetPlanner {
     /// network, its requests sent to a `SessionPort`, its streams keyed by (seed, user, session).
     public func open<Sink: ObservationSink>(_ prepared: PreparedSession, keyboard: KeyboardConfig, caches: SimulationCaches,
                                             sink: Sink) throws -> SessionRunner<Source, Sink> {
+        // The configuration and the simulation are each handed on, not copied: a copy of a
+        // keyboard retains every reference in it, and the original's end releases them again.
+        let simulation = FleetSimulation<Source, Sink>.makeSimulation(
+            config: Self.keyboard(keyboard, on: prepared.session.network), seed: seed, replication: 0, plan: prepared.session.plan,
+            header: prepared.header, caches: caches)
+        return try SessionRunner(simulation: consume simulation, source: ArrayTraceSource(prepared.events), sink: sink)
+    }
+
+    /// `keyboard` on `network` (the scenario's own network when `nil`).
+    private static func keyboard(_ keyboard: KeyboardConfig, on network: NetworkPreset?) -> KeyboardConfig {
         var config = keyboard
-        if let network = prepared.session.network { config.network = network.config }
-        let simulation = FleetSimulation<Source, Sink>.makeSimulation(config: config, seed: seed, replication: 0, plan: prepared.session.plan,
-                                                                      header: prepared.header, caches: caches)
-        return try SessionRunner(simulation: simulation, source: ArrayTraceSource(prepared.events), sink: sink)
+        if let network { config.network = network.config }
+        return config
     }
 
     /// `events` with their dictation clips resolved beside `text`, as a trace file's reader

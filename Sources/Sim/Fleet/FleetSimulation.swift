@@ -113,7 +113,7 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
     /// A session's simulation, its random streams keyed by (seed, replication, user, session)
     /// so that adding a user or a session never moves another's draws, its requests sent to
     /// a `SessionPort`.
-    public static func makeSimulation(config: KeyboardConfig, seed: UInt64, replication: Int, plan: FleetSessionPlan,
+    public static func makeSimulation(config: consuming KeyboardConfig, seed: UInt64, replication: Int, plan: FleetSessionPlan,
                                       header: TraceHeader? = nil, caches: SimulationCaches = SimulationCaches()) -> KeyboardSimulation {
         KeyboardSimulation(config: config, seed: seed, replication: replication, traceKey: "user\(plan.user)/session\(plan.session)",
                            header: header, caches: caches, user: plan.user, session: plan.session, backend: SessionPort())
@@ -229,14 +229,16 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
         let key = FleetSessionKey(user: plan.user, session: plan.session)
         precondition(rankOfSession[key] == nil, "user \(plan.user)'s session \(plan.session) is planned once")
         rankOfSession[key] = rank
+        // Moved into its slot, not copied: a copy retains every reference in the keyboard,
+        // and destroying the original releases them all again.
         let runner = try open(plan, rank)
         let slot: Int
         if let free = freeSlots.popLast() {
             slot = free
-            runners[slot] = runner
+            runners[slot] = consume runner
         } else {
             slot = runners.count
-            runners.append(runner)
+            runners.append(consume runner)
             scheduled.append(nil)
             filings.append(0)
             unanswered.append(0)
