@@ -78,28 +78,18 @@ func fleetKeysPerSecond(jobs: Int) -> Double {
 /// a round alike, where the two lines alone are measured a minute or more apart. Each half is
 /// the median of three back-to-back runs of one workload, as its line is.
 func fleetOverKeyboard(rounds: Int = 5) -> Double {
-    let scenario = fleetScenario("busy-hour")
     let keyboard = KeyboardWorkload()
     let jobs = ProcessInfo.processInfo.activeProcessorCount
-    func fleet() -> Double {
-        median((0..<3).map { _ in
-            var result: FleetResult?
-            let elapsed = seconds { result = try! FleetRunner.run(scenario, jobs: jobs) }
-            describeFleet("fleet hour, --jobs \(jobs)", result!, seconds: elapsed)
-            return Double(result!.summary.keys) / elapsed
-        })
-    }
-    func keyboardLine() -> Double { median((0..<3).map { keyboard.keysPerSecond(repetition: $0) }) }
     var ratios: [Double] = []
     for round in 0..<rounds {
         var fleetRate = 0.0
         var keyboardRate = 0.0
         if round.isMultiple(of: 2) {
-            keyboardRate = keyboardLine()
-            fleetRate = fleet()
+            keyboardRate = keyboardKeysPerSecond(keyboard)
+            fleetRate = fleetKeysPerSecond(jobs: jobs)
         } else {
-            fleetRate = fleet()
-            keyboardRate = keyboardLine()
+            fleetRate = fleetKeysPerSecond(jobs: jobs)
+            keyboardRate = keyboardKeysPerSecond(keyboard)
         }
         if verbose { FileHandle.standardError.write(Data(String(format: "  round %d: %.3f\n", round, fleetRate / keyboardRate).utf8)) }
         ratios.append(fleetRate / keyboardRate)

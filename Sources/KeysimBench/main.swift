@@ -89,9 +89,8 @@ func engineEventsPerSecond() -> Double {
 /// and buffer. The first writes its records to fresh memory, as the first replication in a
 /// process does; the others take the record blocks the one before left in the bench's
 /// `RecordArena`, as work after it does, and share its `SimulationCaches`, as a job's runs do. `KEYSIM_BENCH_VERBOSE=1` shows each repetition's time and page faults.
-func keyboardKeysPerSecond() -> Double {
-    let workload = KeyboardWorkload()
-    return median((0..<3).map { workload.keysPerSecond(repetition: $0) })
+func keyboardKeysPerSecond(_ workload: KeyboardWorkload = KeyboardWorkload()) -> Double {
+    median((0..<3).map { workload.keysPerSecond(repetition: $0) })
 }
 
 /// The keyboard line's typing and keyboard, built once; each repetition replays it afresh.
