@@ -180,7 +180,10 @@ public struct Engine<Event> {
             advance(to: time)
             return .reserved
         }
-        return next().map(Step.event)
+        // Unwrapped here, not mapped with `Step.event`: a function reference is a closure,
+        // called through a thunk on every event.
+        guard let event = next() else { return nil }
+        return .event(event)
     }
 
     /// Pops the earliest event only if it fires at or before `limit`.

@@ -381,9 +381,9 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
                 steps?.append((last.nanoseconds, rank))
                 try runner.step()
                 let sent = Self.takeSent(&runner)
-                guard !runner.isDone else { return BurstEnd(sent: sent, next: .done) }
-                guard let local = runner.nextEventTime else { return BurstEnd(sent: sent, next: .waiting) }
-                guard sent.isEmpty else { return BurstEnd(sent: sent, next: .at(local)) }
+                guard !runner.isDone else { return BurstEnd(sent: sent ?? [], next: .done) }
+                guard let local = runner.nextEventTime else { return BurstEnd(sent: sent ?? [], next: .waiting) }
+                if let sent, !sent.isEmpty { return BurstEnd(sent: sent, next: .at(local)) }
                 let next = local + offset
                 guard next.nanoseconds < limitNanos && UInt128(UInt64(next.nanoseconds)) << 64 | rankBits < filedLeast else {
                     return BurstEnd(next: .at(local), goesAhead: mayRunAhead)
@@ -434,11 +434,12 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
         helpers!.submit(run)
     }
 
-    /// What the session's last step sent the backend, taken from its port. A port with
-    /// nothing sent and no reply waiting has nothing to hand over, and its session's backend
-    /// wake-up is already disarmed: the round trip through it is skipped.
-    private static func takeSent(_ runner: inout SessionRunner<Source, Sink>) -> [SessionPort.Message] {
-        guard !runner.simulation.io.backend.isIdle else { return [] }
+    /// What the session's last step sent the backend, taken from its port; nil when the port
+    /// is idle. A port with nothing sent and no reply waiting has nothing to hand over, and
+    /// its session's backend wake-up is already disarmed: the round trip through it is
+    /// skipped, and no array is made (most steps: an empty array is still released per step).
+    private static func takeSent(_ runner: inout SessionRunner<Source, Sink>) -> [SessionPort.Message]? {
+        guard !runner.simulation.io.backend.isIdle else { return nil }
         return runner.simulation.withBackend { port -> [SessionPort.Message] in
             var session = port as! SessionPort
             defer { port = session }
@@ -463,11 +464,11 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
                 steps?.append((last.nanoseconds, rank))
                 try runner.step()
                 let sent = takeSent(&runner)
-                guard !runner.isDone else { return AheadEnd(end: BurstEnd(sent: sent, next: .done), last: last, steps: steps) }
+                guard !runner.isDone else { return AheadEnd(end: BurstEnd(sent: sent ?? [], next: .done), last: last, steps: steps) }
                 guard let local = runner.nextEventTime else {
-                    return AheadEnd(end: BurstEnd(sent: sent, next: .waiting), last: last, steps: steps)
+                    return AheadEnd(end: BurstEnd(sent: sent ?? [], next: .waiting), last: last, steps: steps)
                 }
-                guard sent.isEmpty else { return AheadEnd(end: BurstEnd(sent: sent, next: .at(local)), last: last, steps: steps) }
+                if let sent, !sent.isEmpty { return AheadEnd(end: BurstEnd(sent: sent, next: .at(local)), last: last, steps: steps) }
                 taken += 1
                 guard taken < stepLimit else {
                     return AheadEnd(end: BurstEnd(next: .at(local)), last: last, resume: local + offset, steps: steps)

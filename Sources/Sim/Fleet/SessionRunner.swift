@@ -37,6 +37,7 @@ public struct SessionRunner<Source: TraceEventSource, Sink: ObservationSink> {
 
     /// Handles the session's earliest event. Throws what the trace source throws, and a run
     /// limit the engine reached.
+    @inline(__always)
     public mutating func step() throws {
         guard let step = simulation.io.engine.next(or: reservation) else {
             if let limit = simulation.io.engine.limitReached { throw limit }
