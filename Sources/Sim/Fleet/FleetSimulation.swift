@@ -437,7 +437,8 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
     /// What the session's last step sent the backend, taken from its port; nil when the port
     /// is idle. A port with nothing sent and no reply waiting has nothing to hand over, and
     /// its session's backend wake-up is already disarmed: the round trip through it is
-    /// skipped, and no array is made (most steps: an empty array is still released per step).
+    /// skipped, and no array is made (most steps are such steps, and an empty array returned
+    /// from each had to be released on each).
     private static func takeSent(_ runner: inout SessionRunner<Source, Sink>) -> [SessionPort.Message]? {
         guard !runner.simulation.io.backend.isIdle else { return nil }
         return runner.simulation.withBackend { port -> [SessionPort.Message] in

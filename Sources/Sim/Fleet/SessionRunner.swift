@@ -36,7 +36,8 @@ public struct SessionRunner<Source: TraceEventSource, Sink: ObservationSink> {
     public var isDone: Bool { reservation == nil && simulation.io.engine.isIdle && simulation.isIdle }
 
     /// Handles the session's earliest event. Throws what the trace source throws, and a run
-    /// limit the engine reached.
+    /// limit the engine reached. Inlined into the fleet's loops: as a call, its engine step
+    /// copied the event on every step.
     @inline(__always)
     public mutating func step() throws {
         guard let step = simulation.io.engine.next(or: reservation) else {
