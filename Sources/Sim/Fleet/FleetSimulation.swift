@@ -440,7 +440,7 @@ public struct FleetSimulation<Source: TraceEventSource, Sink: ObservationSink> {
     /// skipped, and no array is made (most steps are such steps, and an empty array returned
     /// from each had to be released on each).
     private static func takeSent(_ runner: inout SessionRunner<Source, Sink>) -> [SessionPort.Message]? {
-        guard !runner.simulation.io.backend.isIdle else { return nil }
+        guard !runner.simulation.backendIsIdle() else { return nil }
         return runner.simulation.withBackend { port -> [SessionPort.Message] in
             var session = port as! SessionPort
             defer { port = session }

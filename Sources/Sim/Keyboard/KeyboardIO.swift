@@ -19,8 +19,15 @@ struct KeyboardIO {
     var text = TextBuffer()
     /// The network behind every transfer: check requests, downloads, token checks.
     var network: NetworkModel
-    /// The cloud behind the network: limits, queues, service, billing.
-    var backend: any CloudBackend
+    /// The cloud behind the network: limits, queues, service, billing. Changed only through
+    /// the methods below, which keep `backendMayBeBusy`.
+    private(set) var backend: any CloudBackend
+    /// False only while `backend.isIdle` is known to hold: set whenever the keyboard hands the
+    /// backend something, or something outside reaches it (`withBackend`);
+    /// cleared by `backendIsIdle()` when it finds the backend idle. A fleet asks after every
+    /// step of every session whether its port is idle: this spares most of them the question
+    /// through the backend's existential.
+    private(set) var backendMayBeBusy = true
     /// Edits touched so far (keys, backspaces, pastes, picked suggestions): the next key's index.
     var editsTouched = 0
     private var nextTaskID: UInt64 = 0
@@ -52,6 +59,35 @@ struct KeyboardIO {
 
     /// The simulated time now.
     var now: SimTime { engine.now }
+
+    /// Hands the backend an attempt arriving at `arrival`.
+    mutating func submitToBackend(_ request: BackendRequest, arrivingAt arrival: SimTime) -> BackendReceipt {
+        backendMayBeBusy = true
+        return backend.submit(request, arrivingAt: arrival)
+    }
+
+    /// Tells the backend an attempt was given up at the time now.
+    mutating func abandonAtBackend(_ attempt: BackendAttemptID) {
+        backendMayBeBusy = true
+        backend.abandon(attempt, at: now)
+    }
+
+    /// Runs `body` on the backend in place (something outside the keyboard reaching it).
+    mutating func withBackend<Result>(_ body: (inout any CloudBackend) -> Result) -> Result {
+        backendMayBeBusy = true
+        return body(&backend)
+    }
+
+    /// The backend's replies due at the time now.
+    mutating func wakeBackend() -> [BackendReply] { backend.wake(at: now) }
+
+    /// Whether the backend is idle (`CloudBackend.isIdle`), asked of it only when it may be busy.
+    mutating func backendIsIdle() -> Bool {
+        guard backendMayBeBusy else { return true }
+        guard backend.isIdle else { return false }
+        backendMayBeBusy = false
+        return true
+    }
 
     /// Submits work of `kind` to its thread; its cost is drawn from the kind's stream. When
     /// it finishes, `context` comes back to the router through `KeyboardEvent.taskDone`.

@@ -34,12 +34,17 @@ extension KeyboardSimulation {
     /// to hand it replies); then arms the wake-up the backend asks for.
     public mutating func withBackend<Result>(_ body: (inout any CloudBackend) -> Result) -> Result {
         defer { armBackendWake() }
-        return body(&io.backend)
+        return io.withBackend(body)
     }
+
+    /// Whether this session's backend is idle (nothing handed to it waits, no reply is due),
+    /// asked of the backend only when the keyboard handed it something, or `withBackend` reached
+    /// it, since it last was.
+    public mutating func backendIsIdle() -> Bool { io.backendIsIdle() }
 
     /// The backend inside this simulation asked to act now: its replies go to the client.
     mutating func backendWoke() {
-        for reply in io.backend.wake(at: io.now) { cloud.received(reply, io: &io) }
+        for reply in io.wakeBackend() { cloud.received(reply, io: &io) }
         armBackendWake()
     }
 

@@ -45,7 +45,7 @@ extension CloudClient {
         let setUp = io.network.checkRequestSetUp(at: io.now, in: state)
         let uplink = SimDuration(nanoseconds: roundTrip.nanoseconds / 2)
         let downlink = roundTrip - uplink
-        let receipt = io.backend.submit(backendRequest(id, attempt: attemptID), arrivingAt: io.now + setUp + uplink)
+        let receipt = io.submitToBackend(backendRequest(id, attempt: attemptID), arrivingAt: io.now + setUp + uplink)
         let lost = io.network.answerLost(in: state)
         var attempt = Attempt(request: id, started: io.now, network: setUp + roundTrip, downlink: downlink, outcome: nil,
                               answers: !lost)
@@ -135,7 +135,7 @@ extension CloudClient {
     mutating func timeOutAttempt<Sink: ObservationSink>(_ attemptID: Int, io: inout KeyboardIO, sink: inout Sink) {
         guard let attempt = attempts.removeValue(forKey: attemptID), requests[attempt.request] != nil else { return }
         if attempt.timeout != nil && attempt.outcome == nil {
-            io.backend.abandon(BackendAttemptID(user: user, session: session, attempt: attemptID), at: io.now)
+            io.abandonAtBackend(BackendAttemptID(user: user, session: session, attempt: attemptID))
         }
         requests[attempt.request]!.timeouts += 1
         retryOrFail(attempt.request, after: nil, io: &io, sink: &sink)
@@ -145,7 +145,7 @@ extension CloudClient {
     mutating func abandonAttempts(io: inout KeyboardIO) {
         let undecided = attempts.filter { $0.value.timeout != nil && $0.value.outcome == nil }.keys.sorted()
         for attemptID in undecided {
-            io.backend.abandon(BackendAttemptID(user: user, session: session, attempt: attemptID), at: io.now)
+            io.abandonAtBackend(BackendAttemptID(user: user, session: session, attempt: attemptID))
         }
         attempts.removeAll()
     }
