@@ -110,10 +110,9 @@ func fleetSessionsKeysPerSecond() -> Double {
         let caches = SimulationCaches()
         let elapsed = seconds {
             for session in prepared {
-                var config = scenario.keyboard
-                if let network = session.session.network { config.network = network.config }
                 let plan = session.session.plan
-                var simulation = KeyboardSimulation(config: config, seed: scenario.seed, replication: 0,
+                var simulation = KeyboardSimulation(config: FleetPlanner.keyboard(scenario.keyboard, on: session.session.network),
+                                                    seed: scenario.seed, replication: 0,
                                                     traceKey: "user\(plan.user)/session\(plan.session)", header: session.header,
                                                     caches: caches, user: plan.user, session: plan.session)
                 var source = ArrayTraceSource(session.events)

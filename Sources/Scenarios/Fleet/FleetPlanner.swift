@@ -208,8 +208,9 @@ extension FleetPlanner {
         return try SessionRunner(simulation: consume simulation, source: ArrayTraceSource(prepared.events), sink: sink)
     }
 
-    /// `keyboard` on `network` (the scenario's own network when `nil`).
-    private static func keyboard(_ keyboard: KeyboardConfig, on network: NetworkPreset?) -> KeyboardConfig {
+    /// `keyboard` on `network` (the scenario's own network when `nil`): the keyboard a session
+    /// on that network runs.
+    public static func keyboard(_ keyboard: KeyboardConfig, on network: NetworkPreset?) -> KeyboardConfig {
         var config = keyboard
         if let network { config.network = network.config }
         return config
